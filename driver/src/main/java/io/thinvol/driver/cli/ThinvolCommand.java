@@ -1,0 +1,28 @@
+package io.thinvol.driver.cli;
+
+import org.slf4j.bridge.SLF4JBridgeHandler;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code thinvol} entry point; this image's other entry point, the operator, joins later. */
+@Command(
+    name = "thinvol",
+    mixinStandardHelpOptions = true,
+    versionProvider = ThinvolCommand.VersionProvider.class,
+    description = "Thin, node-local CSI volumes on sparse image files.",
+    subcommands = {DriverCommand.class})
+public final class ThinvolCommand {
+
+  public static void main(String[] args) {
+    SLF4JBridgeHandler.removeHandlersForRootLogger();
+    SLF4JBridgeHandler.install(); // grpc-java logs through java.util.logging
+    System.exit(new CommandLine(new ThinvolCommand()).execute(args));
+  }
+
+  static final class VersionProvider implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      return new String[] {"thinvol " + Version.current()};
+    }
+  }
+}

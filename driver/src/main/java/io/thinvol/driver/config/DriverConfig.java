@@ -1,0 +1,33 @@
+package io.thinvol.driver.config;
+
+import java.nio.file.Path;
+
+/**
+ * The driver's settings, from flags or their environment variables.
+ *
+ * @param maxVolumes volumes this node holds at most; also NodeGetInfo's max_volumes_per_node
+ * @param overprovisionRatio how many bytes of volumes one byte of disk may back (at least 1)
+ */
+public record DriverConfig(
+    String csiEndpoint,
+    String driverName,
+    String nodeId,
+    Path dataDir,
+    int maxVolumes,
+    double overprovisionRatio,
+    String version) {
+
+  public static final String TOPOLOGY_KEY = "topology.thinvol.io/node";
+
+  public DriverConfig {
+    if (overprovisionRatio < 1.0) {
+      throw new IllegalArgumentException("overprovision ratio must be at least 1.0");
+    }
+    if (maxVolumes < 1) {
+      throw new IllegalArgumentException("max volumes must be at least 1");
+    }
+    if (nodeId == null || nodeId.isBlank()) {
+      throw new IllegalArgumentException("node id must be set");
+    }
+  }
+}

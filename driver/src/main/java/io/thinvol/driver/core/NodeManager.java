@@ -1,0 +1,362 @@
+package io.thinvol.driver.core;
+
+import io.thinvol.driver.host.FsType;
+import io.thinvol.driver.host.FsUsage;
+import io.thinvol.driver.host.HostCommandException;
+import io.thinvol.driver.host.HostTools;
+import io.thinvol.driver.host.LoopDevice;
+import io.thinvol.driver.host.MountEntry;
+import io.thinvol.driver.host.MountTable;
+import io.thinvol.driver.host.Privileges;
+import io.thinvol.driver.store.AccessType;
+import io.thinvol.driver.store.DataLayout;
+import io.thinvol.driver.store.VolumeRecord;
+import java.io.IOException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The node side: loop devices, filesystems and mounts. What is attached and mounted is read from
+ * sysfs and mountinfo on every call, never remembered, so a restart or a reboot cannot make the
+ * driver believe something that is no longer true. Missing loop devices are attached again.
+ */
+public final class NodeManager {
+
+  private static final Logger log = LoggerFactory.getLogger(NodeManager.class);
+  private static final int MAX_STACKED_MOUNTS = 8;
+
+  private final DataLayout layout;
+  private final VolumeManager volumes;
+  private final HostTools host;
+  private final OperationLocks locks;
+
+  public NodeManager(
+      DataLayout layout, VolumeManager volumes, HostTools host, OperationLocks locks) {
+    this.layout = layout;
+    this.volumes = volumes;
+    this.host = host;
+    this.locks = locks;
+  }
+
+  /** How the CO wants to use the volume on this node. */
+  public record Usage(AccessType accessType, String fsType, List<String> mountFlags) {}
+
+  /** Stats of a published volume; {@code filesystem} is null for block volumes. */
+  public record Stats(FsUsage filesystem, long deviceBytes, String problem) {}
+
+  public void stage(String volumeId, Path stagingPath, Usage usage) {
+    try (OperationLocks.Held held = locks.tryAcquire(volumeId, "volume " + volumeId)) {
+      VolumeRecord volume = requireUsable(volumeId, usage);
+      LoopDevice device = host.loops().attach(layout.volumeImage(volumeId));
+      if (volume.accessType() == AccessType.MOUNT) {
+        ensureMounted(volume, device, stagingPath, usage.mountFlags());
+      }
+      log.info("staged volume {} at {} ({})", volumeId, stagingPath, device.path());
+    }
+  }
+
+  public void unstage(String volumeId, Path stagingPath) {
+    try (OperationLocks.Held held = locks.tryAcquire(volumeId, "volume " + volumeId)) {
+      volumes.requireVolume(volumeId);
+      Path image = layout.volumeImage(volumeId);
+      Optional<LoopDevice> device = host.loops().find(image);
+      MountTable table = host.mountTable();
+      Optional<MountEntry> staged = table.at(stagingPath);
+      if (staged.isPresent() && !belongsTo(staged.get(), device, table)) {
+        throw CsiException.failedPrecondition(
+            "staging path %s holds a mount of device %s, not volume %s; leaving it alone",
+            stagingPath, staged.get().source(), volumeId);
+      }
+      if (device.isEmpty()) {
+        return; // not attached: nothing is staged
+      }
+      List<Path> published = mountPoints(table, device.get());
+      published.remove(stagingPath.normalize());
+      if (!published.isEmpty()) {
+        throw CsiException.failedPrecondition(
+            "volume %s is still published at %s; unpublish it before unstaging",
+            volumeId, published);
+      }
+      if (staged.isPresent()) {
+        unmount(stagingPath, volumeId);
+      }
+      host.loops().detach(image);
+      log.info("unstaged volume {} from {}", volumeId, stagingPath);
+    }
+  }
+
+  public void publish(
+      String volumeId, Path stagingPath, Path targetPath, Usage usage, boolean readOnly) {
+    try (OperationLocks.Held held = locks.tryAcquire(volumeId, "volume " + volumeId)) {
+      VolumeRecord volume = requireUsable(volumeId, usage);
+      LoopDevice device = host.loops().attach(layout.volumeImage(volumeId));
+      if (volume.accessType() == AccessType.MOUNT) {
+        ensureMounted(volume, device, stagingPath, usage.mountFlags());
+      }
+      MountTable table = host.mountTable();
+      Optional<MountEntry> present = table.at(targetPath);
+      if (present.isPresent()) {
+        if (!belongsTo(present.get(), Optional.of(device), table)) {
+          throw CsiException.alreadyExists(
+              "target %s already has another device mounted (%s)",
+              targetPath, present.get().source());
+        }
+        if (present.get().readOnly() != readOnly) {
+          throw CsiException.alreadyExists(
+              "volume %s is already published at %s %s",
+              volumeId, targetPath, present.get().readOnly() ? "read-only" : "read-write");
+        }
+        return;
+      }
+      try {
+        if (volume.accessType() == AccessType.BLOCK) {
+          createBlockTarget(targetPath);
+          host.mounts().bind(device.path(), targetPath, readOnly, List.of());
+        } else {
+          Files.createDirectories(targetPath);
+          host.mounts().bind(stagingPath, targetPath, readOnly, List.of());
+        }
+      } catch (IOException e) {
+        throw CsiException.internal(
+            "cannot create target " + targetPath + ": " + e.getMessage(), e);
+      }
+      log.info("published volume {} at {}{}", volumeId, targetPath, readOnly ? " (read-only)" : "");
+    }
+  }
+
+  public void unpublish(String volumeId, Path targetPath) {
+    try (OperationLocks.Held held = locks.tryAcquire(volumeId, "volume " + volumeId)) {
+      volumes.requireVolume(volumeId);
+      Optional<LoopDevice> device = host.loops().find(layout.volumeImage(volumeId));
+      for (int i = 0; i < MAX_STACKED_MOUNTS; i++) {
+        MountTable table = host.mountTable();
+        Optional<MountEntry> present = table.at(targetPath);
+        if (present.isEmpty()) {
+          break;
+        }
+        if (!belongsTo(present.get(), device, table)) {
+          throw CsiException.failedPrecondition(
+              "target %s holds a mount of %s, not volume %s; leaving it alone",
+              targetPath, present.get().source(), volumeId);
+        }
+        unmount(targetPath, volumeId);
+      }
+      removeTarget(targetPath);
+      log.info("unpublished volume {} from {}", volumeId, targetPath);
+    }
+  }
+
+  public Stats stats(String volumeId, Path volumePath) {
+    VolumeRecord volume = volumes.requireVolume(volumeId);
+    Path image = layout.volumeImage(volumeId);
+    if (!Files.exists(image)) {
+      return new Stats(null, 0, "the image file " + image + " is missing");
+    }
+    Optional<LoopDevice> device = host.loops().find(image);
+    MountTable table = host.mountTable();
+    Optional<MountEntry> present = table.at(volumePath);
+    if (present.isEmpty() || !belongsTo(present.get(), device, table)) {
+      throw CsiException.notFound("volume %s is not available at %s", volumeId, volumePath);
+    }
+    if (volume.accessType() == AccessType.BLOCK) {
+      return new Stats(null, host.loops().sizeBytes(device.get()), null);
+    }
+    FsUsage usage = host.stats().filesystem(volumePath);
+    String problem =
+        present.get().filesystemReadOnly()
+            ? "the filesystem went read-only (the kernel does that after an I/O or consistency"
+                + " error); check the node's kernel log and repair it while unstaged"
+            : null;
+    return new Stats(usage, host.loops().sizeBytes(device.get()), problem);
+  }
+
+  /** Grows the loop device and the filesystem to the image's size; returns the new size. */
+  public long expand(String volumeId, Path volumePath, long requiredBytes) {
+    try (OperationLocks.Held held = locks.tryAcquire(volumeId, "volume " + volumeId)) {
+      VolumeRecord volume = volumes.requireVolume(volumeId);
+      if (requiredBytes > volume.sizeBytes()) {
+        throw CsiException.outOfRange(
+            "volume %s is %d bytes; ControllerExpandVolume must grow it to %d first",
+            volumeId, volume.sizeBytes(), requiredBytes);
+      }
+      LoopDevice device =
+          host.loops()
+              .find(layout.volumeImage(volumeId))
+              .orElseThrow(
+                  () ->
+                      CsiException.failedPrecondition(
+                          "volume %s is not staged on this node; it is grown when next staged",
+                          volumeId));
+      host.loops().refreshSize(device);
+      if (volume.accessType() == AccessType.MOUNT && volume.growFilesystemPending()) {
+        MountTable table = host.mountTable();
+        Path mountPoint =
+            table.at(volumePath).filter(e -> belongsTo(e, Optional.of(device), table)).isPresent()
+                ? volumePath
+                : volumes
+                    .mountedAt(volume)
+                    .orElseThrow(
+                        () ->
+                            CsiException.failedPrecondition(
+                                "volume %s has no mounted filesystem on this node", volumeId));
+        growFilesystem(volume, device, mountPoint);
+      }
+      return host.loops().sizeBytes(device);
+    }
+  }
+
+  private VolumeRecord requireUsable(String volumeId, Usage usage) {
+    VolumeRecord volume = volumes.requireVolume(volumeId);
+    if (volume.accessType() != usage.accessType()) {
+      throw CsiException.failedPrecondition(
+          "volume %s is a %s volume and cannot be used as %s",
+          volumeId, volume.accessType(), usage.accessType());
+    }
+    if (usage.fsType() != null
+        && !usage.fsType().isEmpty()
+        && !usage.fsType().equals(volume.fsType())) {
+      throw CsiException.failedPrecondition(
+          "volume %s holds an %s filesystem, not %s", volumeId, volume.fsType(), usage.fsType());
+    }
+    if (!Files.exists(layout.volumeImage(volumeId))) {
+      throw CsiException.failedPrecondition(
+          "the image file of volume %s is missing (%s)", volumeId, layout.volumeImage(volumeId));
+    }
+    return volume;
+  }
+
+  /**
+   * Mounts the volume's filesystem at the staging path, creating it on first use. A pending growth
+   * of ext4 is done before mounting (offline, no special privilege needed); xfs can only grow
+   * mounted.
+   */
+  private void ensureMounted(
+      VolumeRecord volume, LoopDevice device, Path stagingPath, List<String> flags) {
+    Optional<MountEntry> present = host.mountTable().at(stagingPath);
+    if (present.isPresent()) {
+      if (!present.get().majorMinor().equals(device.majorMinor())) {
+        throw CsiException.alreadyExists(
+            "staging path %s already has another device mounted (%s)",
+            stagingPath, present.get().source());
+      }
+    } else {
+      FsType fs = fsType(volume);
+      Optional<String> found = host.filesystems().probe(device.path());
+      if (found.isEmpty()) {
+        host.filesystems().format(device.path(), fs);
+      } else if (!found.get().equals(fs.id())) {
+        throw CsiException.failedPrecondition(
+            "volume %s should hold %s but its device holds %s; refusing to mount or format it",
+            volume.id(), fs.id(), found.get());
+      } else if (fs == FsType.EXT4 && volume.growFilesystemPending()) {
+        host.loops().refreshSize(device);
+        host.filesystems().growExt4Offline(device.path());
+        volume = recordGrown(volume);
+      }
+      try {
+        Files.createDirectories(stagingPath);
+      } catch (IOException e) {
+        throw CsiException.internal("cannot create " + stagingPath + ": " + e.getMessage(), e);
+      }
+      List<String> options = new ArrayList<>(fs.requiredMountOptions());
+      options.addAll(flags);
+      host.mounts().mount(device.path(), stagingPath, fs.id(), options);
+    }
+    if (volume.growFilesystemPending()) {
+      growFilesystem(volume, device, stagingPath);
+    }
+  }
+
+  private void growFilesystem(VolumeRecord volume, LoopDevice device, Path mountPoint) {
+    FsType fs = fsType(volume);
+    if (fs == FsType.EXT4 && !Privileges.canResizeExt4Online()) {
+      throw CsiException.failedPrecondition(
+          "growing the mounted ext4 filesystem of volume %s needs CAP_SYS_RESOURCE, which the"
+              + " driver lacks; run the driver container privileged, or unstage and stage the"
+              + " volume again to grow it offline",
+          volume.id());
+    }
+    host.loops().refreshSize(device);
+    host.filesystems().growOnline(fs, device.path(), mountPoint);
+    recordGrown(volume);
+  }
+
+  private VolumeRecord recordGrown(VolumeRecord volume) {
+    VolumeRecord current = volumes.requireVolume(volume.id());
+    if (!current.growFilesystemPending()) {
+      return current;
+    }
+    VolumeRecord grown = current.withGrowFilesystemPending(false);
+    try {
+      volumes.catalog().update(grown);
+    } catch (IOException e) {
+      throw CsiException.internal("cannot record the grown filesystem of " + volume.id(), e);
+    }
+    return grown;
+  }
+
+  private static FsType fsType(VolumeRecord volume) {
+    return FsType.parse(volume.fsType())
+        .orElseThrow(
+            () ->
+                CsiException.internal(
+                    "volume " + volume.id() + " has an unknown filesystem " + volume.fsType(),
+                    null));
+  }
+
+  private static boolean belongsTo(
+      MountEntry entry, Optional<LoopDevice> device, MountTable table) {
+    return device.isPresent()
+        && (entry.majorMinor().equals(device.get().majorMinor())
+            || table.ofDeviceNode(device.get()).contains(entry));
+  }
+
+  private static List<Path> mountPoints(MountTable table, LoopDevice device) {
+    List<Path> points = new ArrayList<>();
+    table.ofDevice(device).forEach(e -> points.add(e.mountPoint()));
+    table.ofDeviceNode(device).forEach(e -> points.add(e.mountPoint()));
+    return points;
+  }
+
+  private void unmount(Path path, String volumeId) {
+    try {
+      host.mounts().unmount(path);
+    } catch (HostCommandException e) {
+      if (e.stderrContains("busy")) {
+        throw CsiException.failedPrecondition(
+            "%s (volume %s) is busy: a process still uses it; %s", path, volumeId, e.getMessage());
+      }
+      throw e;
+    }
+  }
+
+  private static void createBlockTarget(Path target) throws IOException {
+    Files.createDirectories(target.getParent());
+    if (!Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
+      Files.createFile(target);
+    }
+  }
+
+  /** Removes the empty directory or empty file left at a target; never anything with data. */
+  private static void removeTarget(Path target) {
+    try {
+      if (Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
+        Files.delete(target);
+      } else if (Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)
+          && Files.size(target) == 0) {
+        Files.delete(target);
+      }
+    } catch (DirectoryNotEmptyException e) {
+      log.warn("left {} in place: it is not empty", target);
+    } catch (IOException e) {
+      throw CsiException.internal("cannot remove target " + target + ": " + e.getMessage(), e);
+    }
+  }
+}

@@ -1,0 +1,352 @@
+package io.thinvol.driver.csi;
+
+import csi.v1.ControllerExpandVolumeRequest;
+import csi.v1.ControllerExpandVolumeResponse;
+import csi.v1.ControllerGetCapabilitiesRequest;
+import csi.v1.ControllerGetCapabilitiesResponse;
+import csi.v1.ControllerGetVolumeRequest;
+import csi.v1.ControllerGetVolumeResponse;
+import csi.v1.ControllerGrpc;
+import csi.v1.ControllerServiceCapability;
+import csi.v1.CreateSnapshotRequest;
+import csi.v1.CreateSnapshotResponse;
+import csi.v1.CreateVolumeRequest;
+import csi.v1.CreateVolumeResponse;
+import csi.v1.DeleteSnapshotRequest;
+import csi.v1.DeleteSnapshotResponse;
+import csi.v1.DeleteVolumeRequest;
+import csi.v1.DeleteVolumeResponse;
+import csi.v1.GetCapacityRequest;
+import csi.v1.GetCapacityResponse;
+import csi.v1.ListSnapshotsRequest;
+import csi.v1.ListSnapshotsResponse;
+import csi.v1.ListVolumesRequest;
+import csi.v1.ListVolumesResponse;
+import csi.v1.Topology;
+import csi.v1.ValidateVolumeCapabilitiesRequest;
+import csi.v1.ValidateVolumeCapabilitiesResponse;
+import csi.v1.VolumeCapability;
+import io.grpc.stub.StreamObserver;
+import io.thinvol.driver.config.DriverConfig;
+import io.thinvol.driver.core.Capacity;
+import io.thinvol.driver.core.CsiException;
+import io.thinvol.driver.core.NodeManager;
+import io.thinvol.driver.core.SizePolicy;
+import io.thinvol.driver.core.VolumeHealth;
+import io.thinvol.driver.core.VolumeManager;
+import io.thinvol.driver.store.Ids;
+import io.thinvol.driver.store.SnapshotRecord;
+import io.thinvol.driver.store.VolumeRecord;
+import java.util.List;
+
+/**
+ * CSI Controller for the volumes of this node. ControllerPublish/Unpublish are not offered
+ * (attachRequired is false) and answer UNIMPLEMENTED, as does ControllerModifyVolume.
+ */
+public final class ControllerService extends ControllerGrpc.ControllerImplBase {
+
+  private static final List<ControllerServiceCapability.RPC.Type> CAPABILITIES =
+      List.of(
+          ControllerServiceCapability.RPC.Type.CREATE_DELETE_VOLUME,
+          ControllerServiceCapability.RPC.Type.CREATE_DELETE_SNAPSHOT,
+          ControllerServiceCapability.RPC.Type.CLONE_VOLUME,
+          ControllerServiceCapability.RPC.Type.EXPAND_VOLUME,
+          ControllerServiceCapability.RPC.Type.LIST_VOLUMES,
+          ControllerServiceCapability.RPC.Type.LIST_VOLUMES_PUBLISHED_NODES,
+          ControllerServiceCapability.RPC.Type.LIST_SNAPSHOTS,
+          ControllerServiceCapability.RPC.Type.GET_CAPACITY,
+          ControllerServiceCapability.RPC.Type.GET_VOLUME,
+          ControllerServiceCapability.RPC.Type.VOLUME_CONDITION,
+          ControllerServiceCapability.RPC.Type.SINGLE_NODE_MULTI_WRITER);
+
+  private final DriverConfig config;
+  private final VolumeManager volumes;
+  private final VolumeHealth health;
+
+  public ControllerService(DriverConfig config, VolumeManager volumes, VolumeHealth health) {
+    this.config = config;
+    this.volumes = volumes;
+    this.health = health;
+  }
+
+  @Override
+  public void createVolume(
+      CreateVolumeRequest request, StreamObserver<CreateVolumeResponse> observer) {
+    Rpc.unary(
+        "CreateVolume",
+        request.getName(),
+        observer,
+        () -> {
+          VolumeRecord record = volumes.create(VolumeSpecs.from(request, config.nodeId()));
+          return CreateVolumeResponse.newBuilder()
+              .setVolume(Messages.volume(record, config.nodeId()))
+              .build();
+        });
+  }
+
+  @Override
+  public void deleteVolume(
+      DeleteVolumeRequest request, StreamObserver<DeleteVolumeResponse> observer) {
+    Rpc.unary(
+        "DeleteVolume",
+        request.getVolumeId(),
+        observer,
+        () -> {
+          Requests.requirePresent(request.getVolumeId(), "volume_id");
+          volumes.delete(request.getVolumeId());
+          return DeleteVolumeResponse.getDefaultInstance();
+        });
+  }
+
+  @Override
+  public void validateVolumeCapabilities(
+      ValidateVolumeCapabilitiesRequest request,
+      StreamObserver<ValidateVolumeCapabilitiesResponse> observer) {
+    Rpc.unary(
+        "ValidateVolumeCapabilities",
+        request.getVolumeId(),
+        observer,
+        () -> {
+          Requests.requirePresent(request.getVolumeId(), "volume_id");
+          if (request.getVolumeCapabilitiesCount() == 0) {
+            throw CsiException.invalidArgument("volume_capabilities is required");
+          }
+          request.getVolumeCapabilitiesList().forEach(Requests::requireWellFormed);
+          VolumeRecord volume = volumes.requireVolume(Requests.volumeId(request.getVolumeId()));
+          for (VolumeCapability capability : request.getVolumeCapabilitiesList()) {
+            String refusal = refusal(volume, capability);
+            if (refusal != null) {
+              return ValidateVolumeCapabilitiesResponse.newBuilder().setMessage(refusal).build();
+            }
+          }
+          return ValidateVolumeCapabilitiesResponse.newBuilder()
+              .setConfirmed(
+                  ValidateVolumeCapabilitiesResponse.Confirmed.newBuilder()
+                      .putAllVolumeContext(request.getVolumeContextMap())
+                      .addAllVolumeCapabilities(request.getVolumeCapabilitiesList())
+                      .putAllParameters(request.getParametersMap()))
+              .build();
+        });
+  }
+
+  private static String refusal(VolumeRecord volume, VolumeCapability capability) {
+    try {
+      NodeManager.Usage usage = Requests.usage(capability, "volume_capabilities");
+      if (usage.accessType() != volume.accessType()) {
+        return "volume " + volume.id() + " is a " + volume.accessType() + " volume";
+      }
+      if (usage.fsType() != null
+          && !usage.fsType().isEmpty()
+          && !usage.fsType().equals(volume.fsType())) {
+        return "volume " + volume.id() + " holds " + volume.fsType() + ", not " + usage.fsType();
+      }
+      return null;
+    } catch (CsiException e) {
+      return e.getMessage();
+    }
+  }
+
+  @Override
+  public void listVolumes(
+      ListVolumesRequest request, StreamObserver<ListVolumesResponse> observer) {
+    Rpc.unary(
+        "ListVolumes",
+        null,
+        observer,
+        () -> {
+          Pages.Page<VolumeRecord> page =
+              Pages.page(
+                  volumes.catalog().volumes(),
+                  VolumeRecord::id,
+                  Ids::isVolumeId,
+                  request.getMaxEntries(),
+                  request.getStartingToken());
+          ListVolumesResponse.Builder response =
+              ListVolumesResponse.newBuilder().setNextToken(page.nextToken());
+          VolumeHealth.View view = health.view();
+          for (VolumeRecord record : page.entries()) {
+            response
+                .addEntriesBuilder()
+                .setVolume(Messages.volume(record, config.nodeId()))
+                .setStatus(volumeStatus(view, record));
+          }
+          return response.build();
+        });
+  }
+
+  private ListVolumesResponse.VolumeStatus volumeStatus(
+      VolumeHealth.View view, VolumeRecord record) {
+    ListVolumesResponse.VolumeStatus.Builder status =
+        ListVolumesResponse.VolumeStatus.newBuilder()
+            .setVolumeCondition(Messages.condition(view.problem(record)));
+    if (view.isStaged(record)) {
+      status.addPublishedNodeIds(config.nodeId());
+    }
+    return status.build();
+  }
+
+  @Override
+  public void controllerGetVolume(
+      ControllerGetVolumeRequest request, StreamObserver<ControllerGetVolumeResponse> observer) {
+    Rpc.unary(
+        "ControllerGetVolume",
+        request.getVolumeId(),
+        observer,
+        () -> {
+          VolumeRecord record = volumes.requireVolume(Requests.volumeId(request.getVolumeId()));
+          ListVolumesResponse.VolumeStatus status = volumeStatus(health.view(), record);
+          return ControllerGetVolumeResponse.newBuilder()
+              .setVolume(Messages.volume(record, config.nodeId()))
+              .setStatus(
+                  ControllerGetVolumeResponse.VolumeStatus.newBuilder()
+                      .addAllPublishedNodeIds(status.getPublishedNodeIdsList())
+                      .setVolumeCondition(status.getVolumeCondition()))
+              .build();
+        });
+  }
+
+  @Override
+  public void getCapacity(
+      GetCapacityRequest request, StreamObserver<GetCapacityResponse> observer) {
+    Rpc.unary(
+        "GetCapacity",
+        null,
+        observer,
+        () -> {
+          boolean servable = reachable(request.getAccessibleTopology());
+          for (VolumeCapability capability : request.getVolumeCapabilitiesList()) {
+            try {
+              Requests.usage(capability, "volume_capabilities");
+            } catch (CsiException e) {
+              servable = false; // capacity for volumes this driver cannot create is 0
+            }
+          }
+          Capacity capacity = servable ? volumes.capacity() : new Capacity(0, 0);
+          return GetCapacityResponse.newBuilder()
+              .setAvailableCapacity(capacity.availableBytes())
+              .setMaximumVolumeSize(
+                  com.google.protobuf.Int64Value.of(capacity.maximumVolumeBytes()))
+              .setMinimumVolumeSize(com.google.protobuf.Int64Value.of(SizePolicy.MIB))
+              .build();
+        });
+  }
+
+  private boolean reachable(Topology topology) {
+    return topology.getSegmentsCount() == 0
+        || config.nodeId().equals(topology.getSegmentsMap().get(DriverConfig.TOPOLOGY_KEY));
+  }
+
+  @Override
+  public void controllerGetCapabilities(
+      ControllerGetCapabilitiesRequest request,
+      StreamObserver<ControllerGetCapabilitiesResponse> observer) {
+    Rpc.unary(
+        "ControllerGetCapabilities",
+        null,
+        observer,
+        () -> {
+          ControllerGetCapabilitiesResponse.Builder response =
+              ControllerGetCapabilitiesResponse.newBuilder();
+          CAPABILITIES.forEach(
+              type -> response.addCapabilitiesBuilder().getRpcBuilder().setType(type));
+          return response.build();
+        });
+  }
+
+  @Override
+  public void createSnapshot(
+      CreateSnapshotRequest request, StreamObserver<CreateSnapshotResponse> observer) {
+    Rpc.unary(
+        "CreateSnapshot",
+        request.getSourceVolumeId(),
+        observer,
+        () -> {
+          String name = Requests.name(request.getName(), "name");
+          Requests.requirePresent(request.getSourceVolumeId(), "source_volume_id");
+          if (!request.getParametersMap().isEmpty()) {
+            throw CsiException.invalidArgument(
+                "unknown VolumeSnapshotClass parameters %s; thinvol takes none",
+                request.getParametersMap().keySet());
+          }
+          String source = Requests.volumeId(request.getSourceVolumeId());
+          SnapshotRecord record = volumes.createSnapshot(name, source);
+          return CreateSnapshotResponse.newBuilder().setSnapshot(Messages.snapshot(record)).build();
+        });
+  }
+
+  @Override
+  public void deleteSnapshot(
+      DeleteSnapshotRequest request, StreamObserver<DeleteSnapshotResponse> observer) {
+    Rpc.unary(
+        "DeleteSnapshot",
+        request.getSnapshotId(),
+        observer,
+        () -> {
+          Requests.requirePresent(request.getSnapshotId(), "snapshot_id");
+          volumes.deleteSnapshot(request.getSnapshotId());
+          return DeleteSnapshotResponse.getDefaultInstance();
+        });
+  }
+
+  @Override
+  public void listSnapshots(
+      ListSnapshotsRequest request, StreamObserver<ListSnapshotsResponse> observer) {
+    Rpc.unary(
+        "ListSnapshots",
+        null,
+        observer,
+        () -> {
+          List<SnapshotRecord> matching =
+              volumes.catalog().snapshots().stream()
+                  .filter(
+                      s ->
+                          request.getSnapshotId().isEmpty()
+                              || s.id().equals(request.getSnapshotId()))
+                  .filter(
+                      s ->
+                          request.getSourceVolumeId().isEmpty()
+                              || s.sourceVolumeId().equals(request.getSourceVolumeId()))
+                  .toList();
+          Pages.Page<SnapshotRecord> page =
+              Pages.page(
+                  matching,
+                  SnapshotRecord::id,
+                  Ids::isSnapshotId,
+                  request.getMaxEntries(),
+                  request.getStartingToken());
+          ListSnapshotsResponse.Builder response =
+              ListSnapshotsResponse.newBuilder().setNextToken(page.nextToken());
+          page.entries()
+              .forEach(s -> response.addEntriesBuilder().setSnapshot(Messages.snapshot(s)));
+          return response.build();
+        });
+  }
+
+  @Override
+  public void controllerExpandVolume(
+      ControllerExpandVolumeRequest request,
+      StreamObserver<ControllerExpandVolumeResponse> observer) {
+    Rpc.unary(
+        "ControllerExpandVolume",
+        request.getVolumeId(),
+        observer,
+        () -> {
+          Requests.requirePresent(request.getVolumeId(), "volume_id");
+          if (!request.hasCapacityRange()) {
+            throw CsiException.invalidArgument("capacity_range is required");
+          }
+          if (request.hasVolumeCapability()) {
+            Requests.usage(request.getVolumeCapability(), "volume_capability");
+          }
+          VolumeRecord record =
+              volumes.expand(
+                  Requests.volumeId(request.getVolumeId()),
+                  request.getCapacityRange().getRequiredBytes(),
+                  request.getCapacityRange().getLimitBytes());
+          return ControllerExpandVolumeResponse.newBuilder()
+              .setCapacityBytes(record.sizeBytes())
+              .setNodeExpansionRequired(true)
+              .build();
+        });
+  }
+}

@@ -1,0 +1,64 @@
+package io.thinvol.driver.csi;
+
+import com.google.protobuf.Timestamp;
+import csi.v1.Snapshot;
+import csi.v1.Topology;
+import csi.v1.Volume;
+import csi.v1.VolumeCondition;
+import csi.v1.VolumeContentSource;
+import io.thinvol.driver.config.DriverConfig;
+import io.thinvol.driver.store.ContentSource;
+import io.thinvol.driver.store.SnapshotRecord;
+import io.thinvol.driver.store.VolumeRecord;
+import java.time.Instant;
+
+/** Builds CSI messages from the driver's records. */
+final class Messages {
+
+  private Messages() {}
+
+  static Topology topology(String nodeId) {
+    return Topology.newBuilder().putSegments(DriverConfig.TOPOLOGY_KEY, nodeId).build();
+  }
+
+  static Volume volume(VolumeRecord record, String nodeId) {
+    Volume.Builder volume =
+        Volume.newBuilder()
+            .setVolumeId(record.id())
+            .setCapacityBytes(record.sizeBytes())
+            .addAccessibleTopology(topology(nodeId));
+    if (record.contentSource() != null) {
+      volume.setContentSource(contentSource(record.contentSource()));
+    }
+    return volume.build();
+  }
+
+  static VolumeContentSource contentSource(ContentSource source) {
+    VolumeContentSource.Builder builder = VolumeContentSource.newBuilder();
+    if (source.kind() == ContentSource.Kind.SNAPSHOT) {
+      builder.getSnapshotBuilder().setSnapshotId(source.id());
+    } else {
+      builder.getVolumeBuilder().setVolumeId(source.id());
+    }
+    return builder.build();
+  }
+
+  static Snapshot snapshot(SnapshotRecord record) {
+    Instant created = Instant.parse(record.createdAt());
+    return Snapshot.newBuilder()
+        .setSnapshotId(record.id())
+        .setSourceVolumeId(record.sourceVolumeId())
+        .setSizeBytes(record.sizeBytes())
+        .setCreationTime(
+            Timestamp.newBuilder().setSeconds(created.getEpochSecond()).setNanos(created.getNano()))
+        .setReadyToUse(true)
+        .build();
+  }
+
+  /** A condition: normal when {@code problem} is null. */
+  static VolumeCondition condition(String problem) {
+    return problem == null
+        ? VolumeCondition.newBuilder().setAbnormal(false).setMessage("volume is healthy").build()
+        : VolumeCondition.newBuilder().setAbnormal(true).setMessage(problem).build();
+  }
+}

@@ -1,0 +1,216 @@
+package io.thinvol.driver.csi;
+
+import csi.v1.NodeExpandVolumeRequest;
+import csi.v1.NodeExpandVolumeResponse;
+import csi.v1.NodeGetCapabilitiesRequest;
+import csi.v1.NodeGetCapabilitiesResponse;
+import csi.v1.NodeGetInfoRequest;
+import csi.v1.NodeGetInfoResponse;
+import csi.v1.NodeGetVolumeStatsRequest;
+import csi.v1.NodeGetVolumeStatsResponse;
+import csi.v1.NodeGrpc;
+import csi.v1.NodePublishVolumeRequest;
+import csi.v1.NodePublishVolumeResponse;
+import csi.v1.NodeServiceCapability;
+import csi.v1.NodeStageVolumeRequest;
+import csi.v1.NodeStageVolumeResponse;
+import csi.v1.NodeUnpublishVolumeRequest;
+import csi.v1.NodeUnpublishVolumeResponse;
+import csi.v1.NodeUnstageVolumeRequest;
+import csi.v1.NodeUnstageVolumeResponse;
+import csi.v1.VolumeUsage;
+import io.grpc.stub.StreamObserver;
+import io.thinvol.driver.config.DriverConfig;
+import io.thinvol.driver.core.CsiException;
+import io.thinvol.driver.core.NodeManager;
+import java.nio.file.Path;
+import java.util.List;
+
+/** CSI Node: stage (loop device + filesystem), publish (bind mounts), stats and expansion. */
+public final class NodeService extends NodeGrpc.NodeImplBase {
+
+  private static final List<NodeServiceCapability.RPC.Type> CAPABILITIES =
+      List.of(
+          NodeServiceCapability.RPC.Type.STAGE_UNSTAGE_VOLUME,
+          NodeServiceCapability.RPC.Type.GET_VOLUME_STATS,
+          NodeServiceCapability.RPC.Type.EXPAND_VOLUME,
+          NodeServiceCapability.RPC.Type.VOLUME_CONDITION,
+          NodeServiceCapability.RPC.Type.SINGLE_NODE_MULTI_WRITER);
+
+  private final DriverConfig config;
+  private final NodeManager node;
+
+  public NodeService(DriverConfig config, NodeManager node) {
+    this.config = config;
+    this.node = node;
+  }
+
+  @Override
+  public void nodeStageVolume(
+      NodeStageVolumeRequest request, StreamObserver<NodeStageVolumeResponse> observer) {
+    Rpc.unary(
+        "NodeStageVolume",
+        request.getVolumeId(),
+        observer,
+        () -> {
+          Requests.requirePresent(request.getVolumeId(), "volume_id");
+          Path staging = Requests.path(request.getStagingTargetPath(), "staging_target_path");
+          NodeManager.Usage usage =
+              Requests.usage(request.getVolumeCapability(), "volume_capability");
+          node.stage(Requests.volumeId(request.getVolumeId()), staging, usage);
+          return NodeStageVolumeResponse.getDefaultInstance();
+        });
+  }
+
+  @Override
+  public void nodeUnstageVolume(
+      NodeUnstageVolumeRequest request, StreamObserver<NodeUnstageVolumeResponse> observer) {
+    Rpc.unary(
+        "NodeUnstageVolume",
+        request.getVolumeId(),
+        observer,
+        () -> {
+          Requests.requirePresent(request.getVolumeId(), "volume_id");
+          Path staging = Requests.path(request.getStagingTargetPath(), "staging_target_path");
+          node.unstage(Requests.volumeId(request.getVolumeId()), staging);
+          return NodeUnstageVolumeResponse.getDefaultInstance();
+        });
+  }
+
+  @Override
+  public void nodePublishVolume(
+      NodePublishVolumeRequest request, StreamObserver<NodePublishVolumeResponse> observer) {
+    Rpc.unary(
+        "NodePublishVolume",
+        request.getVolumeId(),
+        observer,
+        () -> {
+          Requests.requirePresent(request.getVolumeId(), "volume_id");
+          Path target = Requests.path(request.getTargetPath(), "target_path");
+          NodeManager.Usage usage =
+              Requests.usage(request.getVolumeCapability(), "volume_capability");
+          Path staging =
+              Requests.optionalPath(request.getStagingTargetPath(), "staging_target_path");
+          String volumeId = Requests.volumeId(request.getVolumeId());
+          if (staging == null) {
+            throw CsiException.failedPrecondition(
+                "staging_target_path is required: this driver stages volumes (STAGE_UNSTAGE_VOLUME)");
+          }
+          node.publish(volumeId, staging, target, usage, request.getReadonly());
+          return NodePublishVolumeResponse.getDefaultInstance();
+        });
+  }
+
+  @Override
+  public void nodeUnpublishVolume(
+      NodeUnpublishVolumeRequest request, StreamObserver<NodeUnpublishVolumeResponse> observer) {
+    Rpc.unary(
+        "NodeUnpublishVolume",
+        request.getVolumeId(),
+        observer,
+        () -> {
+          Requests.requirePresent(request.getVolumeId(), "volume_id");
+          Path target = Requests.path(request.getTargetPath(), "target_path");
+          node.unpublish(Requests.volumeId(request.getVolumeId()), target);
+          return NodeUnpublishVolumeResponse.getDefaultInstance();
+        });
+  }
+
+  @Override
+  public void nodeGetVolumeStats(
+      NodeGetVolumeStatsRequest request, StreamObserver<NodeGetVolumeStatsResponse> observer) {
+    Rpc.unary(
+        "NodeGetVolumeStats",
+        request.getVolumeId(),
+        observer,
+        () -> {
+          Requests.requirePresent(request.getVolumeId(), "volume_id");
+          Path volumePath = Requests.path(request.getVolumePath(), "volume_path");
+          Requests.optionalPath(request.getStagingTargetPath(), "staging_target_path");
+          NodeManager.Stats stats =
+              node.stats(Requests.volumeId(request.getVolumeId()), volumePath);
+          NodeGetVolumeStatsResponse.Builder response =
+              NodeGetVolumeStatsResponse.newBuilder()
+                  .setVolumeCondition(Messages.condition(stats.problem()));
+          if (stats.filesystem() != null) {
+            response
+                .addUsage(
+                    VolumeUsage.newBuilder()
+                        .setUnit(VolumeUsage.Unit.BYTES)
+                        .setTotal(stats.filesystem().totalBytes())
+                        .setAvailable(stats.filesystem().availableBytes())
+                        .setUsed(stats.filesystem().usedBytes()))
+                .addUsage(
+                    VolumeUsage.newBuilder()
+                        .setUnit(VolumeUsage.Unit.INODES)
+                        .setTotal(stats.filesystem().totalInodes())
+                        .setAvailable(stats.filesystem().freeInodes())
+                        .setUsed(stats.filesystem().usedInodes()));
+          } else if (stats.deviceBytes() > 0) {
+            response.addUsage(
+                VolumeUsage.newBuilder()
+                    .setUnit(VolumeUsage.Unit.BYTES)
+                    .setTotal(stats.deviceBytes()));
+          }
+          return response.build();
+        });
+  }
+
+  @Override
+  public void nodeExpandVolume(
+      NodeExpandVolumeRequest request, StreamObserver<NodeExpandVolumeResponse> observer) {
+    Rpc.unary(
+        "NodeExpandVolume",
+        request.getVolumeId(),
+        observer,
+        () -> {
+          Requests.requirePresent(request.getVolumeId(), "volume_id");
+          Path volumePath = Requests.path(request.getVolumePath(), "volume_path");
+          Requests.optionalPath(request.getStagingTargetPath(), "staging_target_path");
+          if (request.hasVolumeCapability()) {
+            Requests.usage(request.getVolumeCapability(), "volume_capability");
+          }
+          long required = request.getCapacityRange().getRequiredBytes();
+          long limit = request.getCapacityRange().getLimitBytes();
+          if (required < 0 || limit < 0) {
+            throw CsiException.invalidArgument("capacity_range must not be negative");
+          }
+          long size = node.expand(Requests.volumeId(request.getVolumeId()), volumePath, required);
+          if (limit > 0 && size > limit) {
+            throw CsiException.outOfRange(
+                "volume is %d bytes, more than capacity_range.limit_bytes %d", size, limit);
+          }
+          return NodeExpandVolumeResponse.newBuilder().setCapacityBytes(size).build();
+        });
+  }
+
+  @Override
+  public void nodeGetCapabilities(
+      NodeGetCapabilitiesRequest request, StreamObserver<NodeGetCapabilitiesResponse> observer) {
+    Rpc.unary(
+        "NodeGetCapabilities",
+        null,
+        observer,
+        () -> {
+          NodeGetCapabilitiesResponse.Builder response = NodeGetCapabilitiesResponse.newBuilder();
+          CAPABILITIES.forEach(
+              type -> response.addCapabilitiesBuilder().getRpcBuilder().setType(type));
+          return response.build();
+        });
+  }
+
+  @Override
+  public void nodeGetInfo(
+      NodeGetInfoRequest request, StreamObserver<NodeGetInfoResponse> observer) {
+    Rpc.unary(
+        "NodeGetInfo",
+        null,
+        observer,
+        () ->
+            NodeGetInfoResponse.newBuilder()
+                .setNodeId(config.nodeId())
+                .setMaxVolumesPerNode(config.maxVolumes())
+                .setAccessibleTopology(Messages.topology(config.nodeId()))
+                .build());
+  }
+}

@@ -1,0 +1,95 @@
+package io.thinvol.driver.host;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Runs host programs as child processes with a deadline; output is captured, never inherited. */
+public final class ProcessCommandRunner implements CommandRunner {
+
+  private static final Logger log = LoggerFactory.getLogger(ProcessCommandRunner.class);
+  private static final int MAX_CAPTURE = 64 * 1024;
+
+  // Output is drained on its own threads so a chatty child never blocks on a full pipe; the
+  // common ForkJoin pool is too small on a 2-core node for blocking reads.
+  private static final ExecutorService DRAINERS =
+      Executors.newCachedThreadPool(
+          runnable -> {
+            Thread thread = new Thread(runnable, "host-command-output");
+            thread.setDaemon(true);
+            return thread;
+          });
+
+  @Override
+  public CommandResult run(Duration timeout, List<String> argv) {
+    CommandResult result = runAllowingFailure(timeout, argv);
+    if (!result.succeeded()) {
+      throw new HostCommandException(result.describe(), result);
+    }
+    return result;
+  }
+
+  @Override
+  public CommandResult runAllowingFailure(Duration timeout, List<String> argv) {
+    long start = System.nanoTime();
+    Process process;
+    try {
+      process =
+          new ProcessBuilder(argv)
+              .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+              .start();
+    } catch (IOException e) {
+      throw new HostCommandException("cannot start " + argv.get(0) + ": " + e.getMessage(), e);
+    }
+    CompletableFuture<String> stdout = drain(process.getInputStream());
+    CompletableFuture<String> stderr = drain(process.getErrorStream());
+    try {
+      if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+        process.destroyForcibly();
+        process.waitFor(5, TimeUnit.SECONDS);
+        throw new HostCommandException(
+            String.join(" ", argv) + " did not finish within " + timeout.toSeconds() + "s");
+      }
+      CommandResult result =
+          new CommandResult(
+              argv,
+              process.exitValue(),
+              stdout.get(5, TimeUnit.SECONDS),
+              stderr.get(5, TimeUnit.SECONDS),
+              Duration.ofNanos(System.nanoTime() - start));
+      log.debug("{} -> {} in {} ms", argv, result.exitCode(), result.elapsed().toMillis());
+      return result;
+    } catch (InterruptedException e) {
+      process.destroyForcibly();
+      Thread.currentThread().interrupt();
+      throw new HostCommandException(String.join(" ", argv) + " was interrupted", e);
+    } catch (ExecutionException | TimeoutException e) {
+      throw new HostCommandException("cannot read the output of " + argv.get(0), e);
+    }
+  }
+
+  private static CompletableFuture<String> drain(InputStream stream) {
+    return CompletableFuture.supplyAsync(
+        () -> {
+          try (stream) {
+            byte[] all = stream.readAllBytes();
+            int length = Math.min(all.length, MAX_CAPTURE);
+            return new String(all, 0, length, StandardCharsets.UTF_8);
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        },
+        DRAINERS);
+  }
+}

@@ -1,0 +1,324 @@
+package io.thinvol.driver.preflight;
+
+import csi.v1.CapacityRange;
+import csi.v1.ControllerExpandVolumeRequest;
+import csi.v1.CreateSnapshotRequest;
+import csi.v1.CreateVolumeRequest;
+import csi.v1.DeleteSnapshotRequest;
+import csi.v1.DeleteVolumeRequest;
+import csi.v1.GetPluginInfoRequest;
+import csi.v1.NodeExpandVolumeRequest;
+import csi.v1.NodeGetVolumeStatsRequest;
+import csi.v1.NodeGetVolumeStatsResponse;
+import csi.v1.NodePublishVolumeRequest;
+import csi.v1.NodeStageVolumeRequest;
+import csi.v1.NodeUnpublishVolumeRequest;
+import csi.v1.NodeUnstageVolumeRequest;
+import csi.v1.ProbeRequest;
+import csi.v1.VolumeCapability;
+import csi.v1.VolumeContentSource;
+import csi.v1.VolumeUsage;
+import io.thinvol.driver.client.Capabilities;
+import io.thinvol.driver.client.CsiClient;
+import io.thinvol.driver.host.Privileges;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The lifecycle the preflight drives through the driver's own gRPC API: a filesystem volume from
+ * creation to deletion (data, snapshot, restore, online expansion, stats) and a block volume round
+ * trip. Whatever it creates it also removes, in reverse order, even after a failure.
+ */
+final class LifecycleScenario {
+
+  static final long GIB = 1L << 30;
+  private static final long DATA_BYTES = 64L << 20;
+
+  private final CsiClient csi;
+  private final Path work;
+  private final StepRunner steps;
+  // What to undo, by name ("publish:fs"); cleanup runs what remains, newest first.
+  private final Map<String, Runnable> undo = new LinkedHashMap<>();
+
+  private String volumeId;
+  private String snapshotId;
+  private String checksum;
+
+  LifecycleScenario(CsiClient csi, Path work, StepRunner steps) {
+    this.csi = csi;
+    this.work = work;
+    this.steps = steps;
+  }
+
+  void run() {
+    VolumeCapability ext4 = Capabilities.mount("ext4");
+    steps.step("driver is ready", this::probe);
+    steps.step(
+        "create a 1 GiB ext4 volume",
+        () -> {
+          volumeId = create("fs", GIB, ext4, null);
+          return volumeId;
+        });
+    steps.step("stage it (loop device, mkfs, mount)", () -> stage(volumeId, "fs", ext4));
+    steps.step("publish it (bind mount)", () -> publish(volumeId, "fs", ext4));
+    steps.step(
+        "write 64 MiB of data",
+        () -> {
+          checksum = DataFiles.writeRandom(target("fs").resolve("data.bin"), DATA_BYTES);
+          return "sha256 " + checksum.substring(0, 16) + "...";
+        });
+    steps.step(
+        "snapshot the volume",
+        () -> {
+          snapshotId =
+              csi.controller()
+                  .createSnapshot(
+                      CreateSnapshotRequest.newBuilder()
+                          .setName("preflight-snap")
+                          .setSourceVolumeId(volumeId)
+                          .build())
+                  .getSnapshot()
+                  .getSnapshotId();
+          undo.put(
+              "snapshot",
+              () ->
+                  csi.controller()
+                      .deleteSnapshot(
+                          DeleteSnapshotRequest.newBuilder().setSnapshotId(snapshotId).build()));
+          return snapshotId;
+        });
+    steps.step("restore the snapshot and compare data", this::restoreAndCompare);
+    steps.step("expand the ext4 volume to 2 GiB", this::expandExt4);
+    steps.step("read volume stats", () -> describe(stats(volumeId, target("fs"))));
+    steps.step("xfs volume: expand online", this::expandXfsOnline);
+    steps.step("block volume round trip", this::blockRoundTrip);
+    cleanUp();
+  }
+
+  private String probe() {
+    boolean ready = csi.identity().probe(ProbeRequest.getDefaultInstance()).getReady().getValue();
+    if (!ready) {
+      throw new IllegalStateException("Probe says not ready: the data dir is not writable");
+    }
+    var info = csi.identity().getPluginInfo(GetPluginInfoRequest.getDefaultInstance());
+    return info.getName() + " " + info.getVendorVersion();
+  }
+
+  private String restoreAndCompare() throws IOException {
+    VolumeContentSource source =
+        VolumeContentSource.newBuilder()
+            .setSnapshot(VolumeContentSource.SnapshotSource.newBuilder().setSnapshotId(snapshotId))
+            .build();
+    VolumeCapability ext4 = Capabilities.mount("ext4");
+    String restored = create("restored", GIB, ext4, source);
+    stage(restored, "restored", ext4);
+    publish(restored, "restored", ext4);
+    requireSameData(target("restored").resolve("data.bin"), checksum);
+    release("restored", false);
+    return "checksums match";
+  }
+
+  /**
+   * ext4 grows online only with CAP_SYS_RESOURCE (a privileged container has it); without it the
+   * volume is grown offline when it is staged again, which is what happens here then.
+   */
+  private String expandExt4() throws IOException {
+    long wanted = 2 * GIB;
+    expandController(volumeId, wanted);
+    String how;
+    if (Privileges.canResizeExt4Online()) {
+      expandNode(volumeId, "fs", wanted);
+      how = "online";
+    } else {
+      release("fs", true);
+      stage(volumeId, "fs", Capabilities.mount("ext4"));
+      publish(volumeId, "fs", Capabilities.mount("ext4"));
+      how =
+          "offline at restage (this process lacks CAP_SYS_RESOURCE, which online ext4 growth needs)";
+    }
+    requireSize(volumeId, "fs", wanted);
+    requireSameData(target("fs").resolve("data.bin"), checksum);
+    return "filesystem grown to 2 GiB " + how + "; data intact";
+  }
+
+  private String expandXfsOnline() throws IOException {
+    VolumeCapability xfs = Capabilities.mount("xfs");
+    String id = create("xfs", 512L << 20, xfs, null);
+    stage(id, "xfs", xfs);
+    publish(id, "xfs", xfs);
+    String written = DataFiles.writeRandom(target("xfs").resolve("data.bin"), 16L << 20);
+    expandController(id, GIB);
+    expandNode(id, "xfs", GIB);
+    requireSize(id, "xfs", GIB);
+    requireSameData(target("xfs").resolve("data.bin"), written);
+    release("xfs", false);
+    return "512 MiB -> 1 GiB while mounted; data intact";
+  }
+
+  private void expandController(String id, long bytes) {
+    csi.controller()
+        .controllerExpandVolume(
+            ControllerExpandVolumeRequest.newBuilder()
+                .setVolumeId(id)
+                .setCapacityRange(CapacityRange.newBuilder().setRequiredBytes(bytes))
+                .build());
+  }
+
+  private void expandNode(String id, String slot, long bytes) {
+    csi.node()
+        .nodeExpandVolume(
+            NodeExpandVolumeRequest.newBuilder()
+                .setVolumeId(id)
+                .setVolumePath(target(slot).toString())
+                .setStagingTargetPath(staging(slot).toString())
+                .setCapacityRange(CapacityRange.newBuilder().setRequiredBytes(bytes))
+                .build());
+  }
+
+  private void requireSize(String id, String slot, long bytes) {
+    long total = bytes(stats(id, target(slot))).getTotal();
+    if (total < bytes * 9 / 10) {
+      throw new IllegalStateException(
+          "filesystem is " + total + " bytes after growing to " + bytes);
+    }
+  }
+
+  private static void requireSameData(Path file, String expected) throws IOException {
+    String actual = DataFiles.sha256(file);
+    if (!actual.equals(expected)) {
+      throw new IllegalStateException("data changed: sha256 " + actual + " != " + expected);
+    }
+  }
+
+  private String blockRoundTrip() throws IOException {
+    VolumeCapability block = Capabilities.block();
+    String id = create("block", 64L << 20, block, null);
+    stage(id, "block", block);
+    publish(id, "block", block);
+    String written = DataFiles.writeRandomToDevice(target("block"), 16L << 20);
+    String read = DataFiles.sha256Prefix(target("block"), 16L << 20);
+    release("block", false);
+    if (!written.equals(read)) {
+      throw new IllegalStateException("block device returned different data");
+    }
+    return "16 MiB written and read back through the device";
+  }
+
+  private void cleanUp() {
+    List<String> names = new ArrayList<>(undo.keySet());
+    for (int n = names.size() - 1; n >= 0; n--) {
+      String name = names.get(n);
+      steps.always(
+          "clean up " + name,
+          () -> {
+            undo.remove(name).run();
+            return "";
+          });
+    }
+  }
+
+  /** Unpublishes, unstages and (unless {@code keep}) deletes the volume in {@code slot}. */
+  private void release(String slot, boolean keep) {
+    undo.remove("publish:" + slot).run();
+    undo.remove("stage:" + slot).run();
+    if (!keep) {
+      undo.remove("create:" + slot).run();
+    }
+  }
+
+  private String create(
+      String slot, long bytes, VolumeCapability capability, VolumeContentSource source) {
+    CreateVolumeRequest.Builder request =
+        CreateVolumeRequest.newBuilder()
+            .setName("preflight-" + slot)
+            .setCapacityRange(CapacityRange.newBuilder().setRequiredBytes(bytes))
+            .addVolumeCapabilities(capability);
+    if (source != null) {
+      request.setVolumeContentSource(source);
+    }
+    String id = csi.controller().createVolume(request.build()).getVolume().getVolumeId();
+    undo.put(
+        "create:" + slot,
+        () ->
+            csi.controller()
+                .deleteVolume(DeleteVolumeRequest.newBuilder().setVolumeId(id).build()));
+    return id;
+  }
+
+  private String stage(String id, String slot, VolumeCapability capability) {
+    csi.node()
+        .nodeStageVolume(
+            NodeStageVolumeRequest.newBuilder()
+                .setVolumeId(id)
+                .setStagingTargetPath(staging(slot).toString())
+                .setVolumeCapability(capability)
+                .build());
+    undo.put(
+        "stage:" + slot,
+        () ->
+            csi.node()
+                .nodeUnstageVolume(
+                    NodeUnstageVolumeRequest.newBuilder()
+                        .setVolumeId(id)
+                        .setStagingTargetPath(staging(slot).toString())
+                        .build()));
+    return staging(slot).toString();
+  }
+
+  private String publish(String id, String slot, VolumeCapability capability) {
+    csi.node()
+        .nodePublishVolume(
+            NodePublishVolumeRequest.newBuilder()
+                .setVolumeId(id)
+                .setStagingTargetPath(staging(slot).toString())
+                .setTargetPath(target(slot).toString())
+                .setVolumeCapability(capability)
+                .build());
+    undo.put(
+        "publish:" + slot,
+        () ->
+            csi.node()
+                .nodeUnpublishVolume(
+                    NodeUnpublishVolumeRequest.newBuilder()
+                        .setVolumeId(id)
+                        .setTargetPath(target(slot).toString())
+                        .build()));
+    return target(slot).toString();
+  }
+
+  private NodeGetVolumeStatsResponse stats(String id, Path path) {
+    return csi.node()
+        .nodeGetVolumeStats(
+            NodeGetVolumeStatsRequest.newBuilder()
+                .setVolumeId(id)
+                .setVolumePath(path.toString())
+                .build());
+  }
+
+  private static VolumeUsage bytes(NodeGetVolumeStatsResponse stats) {
+    return stats.getUsageList().stream()
+        .filter(u -> u.getUnit() == VolumeUsage.Unit.BYTES)
+        .findFirst()
+        .orElseThrow(() -> new IllegalStateException("no byte usage in the stats"));
+  }
+
+  private static String describe(NodeGetVolumeStatsResponse stats) {
+    VolumeUsage bytes = bytes(stats);
+    return String.format(
+        "%d MiB used of %d MiB; condition: %s",
+        bytes.getUsed() >> 20, bytes.getTotal() >> 20, stats.getVolumeCondition().getMessage());
+  }
+
+  private Path staging(String slot) {
+    return work.resolve("staging").resolve(slot);
+  }
+
+  private Path target(String slot) {
+    Path base = work.resolve("pods").resolve(slot);
+    return slot.equals("block") ? base.resolve("device") : base.resolve("mount");
+  }
+}

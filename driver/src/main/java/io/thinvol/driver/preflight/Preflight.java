@@ -1,0 +1,59 @@
+package io.thinvol.driver.preflight;
+
+import io.thinvol.driver.client.CsiClient;
+import io.thinvol.driver.config.DriverConfig;
+import io.thinvol.driver.host.HostCleanup;
+import io.thinvol.driver.server.Driver;
+import io.thinvol.driver.store.Catalog;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * {@code thinvol driver preflight}: starts a driver on a temporary socket and drives a real volume
+ * lifecycle through it on this host. Exits non-zero on any failure and leaves no loop device, mount
+ * or file behind.
+ */
+public final class Preflight {
+
+  private final PrintStream out;
+
+  public Preflight(PrintStream out) {
+    this.out = out;
+  }
+
+  /** Returns the process exit code: 0 when every step passed. */
+  public int run(Path dataDir, String nodeId, String version) throws IOException {
+    Path work = Files.createTempDirectory(Path.of("/var/tmp"), "thinvol-preflight-");
+    Path data = dataDir != null ? dataDir.toAbsolutePath().normalize() : work.resolve("data");
+    Path socket = work.resolve("csi.sock");
+    DriverConfig config =
+        new DriverConfig(
+            "unix://" + socket, "preflight.thinvol.io", nodeId, data, 1000, 1.0, version);
+    out.printf("thinvol preflight %s on node %s, data dir %s%n%n", version, nodeId, data);
+    StepRunner steps = new StepRunner(out);
+    try (Driver driver = Driver.start(config);
+        CsiClient csi = new CsiClient(socket)) {
+      new LifecycleScenario(csi, work, steps).run();
+    } finally {
+      List<String> leftovers = HostCleanup.release(work);
+      if (dataDir == null) {
+        leftovers.addAll(HostCleanup.release(data));
+      }
+      steps.always(
+          "nothing left behind",
+          () -> {
+            if (!leftovers.isEmpty()) {
+              throw new IllegalStateException("had to force the release of " + leftovers);
+            }
+            return "no loop device, mount or temporary file remains";
+          });
+      Catalog.removeTree(work);
+    }
+    out.println();
+    out.println(steps.summary());
+    return steps.failed() == 0 ? 0 : 1;
+  }
+}

@@ -1,0 +1,59 @@
+package io.thinvol.driver.store;
+
+import java.nio.file.Path;
+
+/**
+ * Where things live under the data dir. A directory is published under its final name only once
+ * complete (created as {@code .creating-<id>} and renamed), and is renamed to {@code
+ * .deleting-<id>} before removal, so a crash never leaves a half volume that looks whole.
+ */
+public record DataLayout(Path root) {
+
+  public static final String IMAGE = "disk.img";
+  public static final String META = "meta.json";
+  static final String CREATING = ".creating-";
+  static final String DELETING = ".deleting-";
+
+  public Path volumes() {
+    return root.resolve("volumes");
+  }
+
+  public Path snapshots() {
+    return root.resolve("snapshots");
+  }
+
+  public Path volumeDir(String volumeId) {
+    return volumes().resolve(requireVolumeId(volumeId));
+  }
+
+  public Path volumeImage(String volumeId) {
+    return volumeDir(volumeId).resolve(IMAGE);
+  }
+
+  public Path snapshotDir(String snapshotId) {
+    if (!Ids.isSnapshotId(snapshotId)) {
+      throw new IllegalArgumentException("not a snapshot id: " + snapshotId);
+    }
+    return snapshots().resolve(snapshotId);
+  }
+
+  public Path snapshotImage(String snapshotId) {
+    return snapshotDir(snapshotId).resolve(IMAGE);
+  }
+
+  /** The private directory in which an object is assembled before it is published. */
+  public static Path creating(Path finalDir) {
+    return finalDir.resolveSibling(CREATING + finalDir.getFileName());
+  }
+
+  static Path deleting(Path finalDir) {
+    return finalDir.resolveSibling(DELETING + finalDir.getFileName());
+  }
+
+  private static String requireVolumeId(String volumeId) {
+    if (!Ids.isVolumeId(volumeId)) {
+      throw new IllegalArgumentException("not a volume id: " + volumeId);
+    }
+    return volumeId;
+  }
+}

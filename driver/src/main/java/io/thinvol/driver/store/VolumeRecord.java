@@ -1,0 +1,46 @@
+package io.thinvol.driver.store;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.Map;
+
+/**
+ * What {@code meta.json} says about a volume. Everything the controller side knows lives here; what
+ * the node side knows (attached, mounted) is read from the host each time.
+ *
+ * @param fsType {@code ext4} or {@code xfs} for mount volumes, null for block volumes
+ * @param growFilesystemPending the image grew (expansion, or restore into a larger volume) and the
+ *     filesystem has not been grown yet; the next stage or node expansion does it
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record VolumeRecord(
+    int schemaVersion,
+    String id,
+    String name,
+    long sizeBytes,
+    AccessType accessType,
+    String fsType,
+    ContentSource contentSource,
+    String createdAt,
+    Map<String, String> parameters,
+    boolean growFilesystemPending) {
+
+  public static final int SCHEMA_VERSION = 1;
+
+  public VolumeRecord withSize(long newSize, boolean growPending) {
+    return new VolumeRecord(
+        schemaVersion,
+        id,
+        name,
+        newSize,
+        accessType,
+        fsType,
+        contentSource,
+        createdAt,
+        parameters,
+        growPending);
+  }
+
+  public VolumeRecord withGrowFilesystemPending(boolean pending) {
+    return withSize(sizeBytes, pending);
+  }
+}
