@@ -54,11 +54,14 @@ public final class NodeManager {
   public void stage(String volumeId, Path stagingPath, Usage usage) {
     try (OperationLocks.Held held = locks.tryAcquire(volumeId, "volume " + volumeId)) {
       VolumeRecord volume = requireUsable(volumeId, usage);
-      LoopDevice device = host.loops().attach(layout.volumeImage(volumeId));
-      if (volume.accessType() == AccessType.MOUNT) {
-        ensureMounted(volume, device, stagingPath, usage.mountFlags());
-      }
-      log.info("staged volume {} at {} ({})", volumeId, stagingPath, device.path());
+      withDevice(
+          volume,
+          device -> {
+            if (volume.accessType() == AccessType.MOUNT) {
+              ensureMounted(volume, device, stagingPath, usage.mountFlags());
+            }
+            log.info("staged volume {} at {} ({})", volumeId, stagingPath, device.path());
+          });
     }
   }
 
@@ -96,39 +99,49 @@ public final class NodeManager {
       String volumeId, Path stagingPath, Path targetPath, Usage usage, boolean readOnly) {
     try (OperationLocks.Held held = locks.tryAcquire(volumeId, "volume " + volumeId)) {
       VolumeRecord volume = requireUsable(volumeId, usage);
-      LoopDevice device = host.loops().attach(layout.volumeImage(volumeId));
-      if (volume.accessType() == AccessType.MOUNT) {
-        ensureMounted(volume, device, stagingPath, usage.mountFlags());
-      }
-      MountTable table = host.mountTable();
-      Optional<MountEntry> present = table.at(targetPath);
-      if (present.isPresent()) {
-        if (!belongsTo(present.get(), Optional.of(device), table)) {
-          throw CsiException.alreadyExists(
-              "target %s already has another device mounted (%s)",
-              targetPath, present.get().source());
-        }
-        if (present.get().readOnly() != readOnly) {
-          throw CsiException.alreadyExists(
-              "volume %s is already published at %s %s",
-              volumeId, targetPath, present.get().readOnly() ? "read-only" : "read-write");
-        }
-        return;
-      }
-      try {
-        if (volume.accessType() == AccessType.BLOCK) {
-          createBlockTarget(targetPath);
-          host.mounts().bind(device.path(), targetPath, readOnly, List.of());
-        } else {
-          Files.createDirectories(targetPath);
-          host.mounts().bind(stagingPath, targetPath, readOnly, List.of());
-        }
-      } catch (IOException e) {
-        throw CsiException.internal(
-            "cannot create target " + targetPath + ": " + e.getMessage(), e);
-      }
-      log.info("published volume {} at {}{}", volumeId, targetPath, readOnly ? " (read-only)" : "");
+      withDevice(
+          volume, device -> publish(volume, device, stagingPath, targetPath, usage, readOnly));
     }
+  }
+
+  private void publish(
+      VolumeRecord volume,
+      LoopDevice device,
+      Path stagingPath,
+      Path targetPath,
+      Usage usage,
+      boolean readOnly) {
+    String volumeId = volume.id();
+    if (volume.accessType() == AccessType.MOUNT) {
+      ensureMounted(volume, device, stagingPath, usage.mountFlags());
+    }
+    MountTable table = host.mountTable();
+    Optional<MountEntry> present = table.at(targetPath);
+    if (present.isPresent()) {
+      if (!belongsTo(present.get(), Optional.of(device), table)) {
+        throw CsiException.alreadyExists(
+            "target %s already has another device mounted (%s)",
+            targetPath, present.get().source());
+      }
+      if (present.get().readOnly() != readOnly) {
+        throw CsiException.alreadyExists(
+            "volume %s is already published at %s %s",
+            volumeId, targetPath, present.get().readOnly() ? "read-only" : "read-write");
+      }
+      return;
+    }
+    try {
+      if (volume.accessType() == AccessType.BLOCK) {
+        createBlockTarget(targetPath);
+        host.mounts().bind(device.path(), targetPath, readOnly, List.of());
+      } else {
+        Files.createDirectories(targetPath);
+        host.mounts().bind(stagingPath, targetPath, readOnly, List.of());
+      }
+    } catch (IOException e) {
+      throw CsiException.internal("cannot create target " + targetPath + ": " + e.getMessage(), e);
+    }
+    log.info("published volume {} at {}{}", volumeId, targetPath, readOnly ? " (read-only)" : "");
   }
 
   public void unpublish(String volumeId, Path targetPath) {
@@ -209,6 +222,28 @@ public final class NodeManager {
         growFilesystem(volume, device, mountPoint);
       }
       return host.loops().sizeBytes(device);
+    }
+  }
+
+  /**
+   * Runs {@code body} with the volume's loop device, attaching it if needed. When the body fails, a
+   * device this call attached is detached again, so a refused call leaves nothing behind.
+   */
+  private void withDevice(VolumeRecord volume, java.util.function.Consumer<LoopDevice> body) {
+    Path image = layout.volumeImage(volume.id());
+    boolean wasAttached = host.loops().find(image).isPresent();
+    LoopDevice device = host.loops().attach(image);
+    try {
+      body.accept(device);
+    } catch (RuntimeException e) {
+      if (!wasAttached && mountPoints(host.mountTable(), device).isEmpty()) {
+        try {
+          host.loops().detach(image);
+        } catch (RuntimeException detachFailure) {
+          e.addSuppressed(detachFailure);
+        }
+      }
+      throw e;
     }
   }
 

@@ -17,7 +17,7 @@ public final class HostCleanup {
 
   private HostCleanup() {}
 
-  /** Returns what could not be released (empty when everything was). */
+  /** Returns what it found (each released if it could be); empty when nothing was held. */
   public static List<String> release(Path directory) {
     CommandRunner runner = new ProcessCommandRunner();
     List<String> leftovers = new ArrayList<>();
@@ -26,18 +26,21 @@ public final class HostCleanup {
     for (MountEntry mount : mounts) {
       CommandResult result =
           runner.runAllowingFailure(TIMEOUT, List.of("umount", mount.mountPoint().toString()));
-      if (!result.succeeded()) {
-        leftovers.add("mount " + mount.mountPoint() + ": " + result.describe());
-      }
+      leftovers.add(
+          "mount "
+              + mount.mountPoint()
+              + (result.succeeded() ? "" : " (" + result.describe() + ")"));
     }
     LoopDevices loops = new LoopDevices(runner);
     Path base = directory.toAbsolutePath().normalize();
     for (Path image : loops.attachedImages()) {
       if (image.startsWith(base)) {
+        String found = "loop device of " + image;
         try {
           loops.detach(image);
+          leftovers.add(found);
         } catch (HostCommandException e) {
-          leftovers.add("loop device of " + image + ": " + e.getMessage());
+          leftovers.add(found + " (" + e.getMessage() + ")");
         }
       }
     }

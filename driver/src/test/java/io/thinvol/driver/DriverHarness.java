@@ -1,0 +1,163 @@
+package io.thinvol.driver;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import csi.v1.CapacityRange;
+import csi.v1.CreateVolumeRequest;
+import csi.v1.NodePublishVolumeRequest;
+import csi.v1.NodeStageVolumeRequest;
+import csi.v1.NodeUnpublishVolumeRequest;
+import csi.v1.NodeUnstageVolumeRequest;
+import csi.v1.VolumeCapability;
+import io.thinvol.driver.client.CsiClient;
+import io.thinvol.driver.config.DriverConfig;
+import io.thinvol.driver.host.HostCleanup;
+import io.thinvol.driver.server.Driver;
+import io.thinvol.driver.store.Catalog;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * A real driver serving on a unix socket in a fresh temporary directory, and a client for it.
+ * Closing it stops both and releases every mount and loop device under the directory; anything it
+ * had to release is reported as a leak, after it has been released.
+ */
+public final class DriverHarness implements AutoCloseable {
+
+  public static final String NODE = "node-a";
+
+  private final Path root;
+  private final Path dataDir;
+  private final DriverConfig config;
+  private Driver driver;
+  private CsiClient client;
+
+  public DriverHarness() throws IOException {
+    this(Files.createTempDirectory("thinvol-test-"));
+  }
+
+  private DriverHarness(Path root) throws IOException {
+    this.root = root;
+    this.dataDir = root.resolve("data");
+    this.config =
+        new DriverConfig(
+            "unix://" + root.resolve("csi.sock"),
+            "test.thinvol.io",
+            NODE,
+            dataDir,
+            1000,
+            1.0,
+            "test");
+    start();
+  }
+
+  public void start() throws IOException {
+    driver = Driver.start(config);
+    client = new CsiClient(root.resolve("csi.sock"));
+  }
+
+  /** Stops the driver (as a crash would, but without killing the test JVM). */
+  public void stop() {
+    client.close();
+    driver.close();
+  }
+
+  public CsiClient csi() {
+    return client;
+  }
+
+  public Path root() {
+    return root;
+  }
+
+  public Path dataDir() {
+    return dataDir;
+  }
+
+  public DriverConfig config() {
+    return config;
+  }
+
+  public Path staging(String name) {
+    return root.resolve("staging").resolve(name);
+  }
+
+  public Path target(String name) {
+    return root.resolve("pods").resolve(name).resolve("mount");
+  }
+
+  public Path blockTarget(String name) {
+    return root.resolve("pods").resolve(name).resolve("device");
+  }
+
+  public String create(String name, long bytes, VolumeCapability capability) {
+    return client
+        .controller()
+        .createVolume(
+            CreateVolumeRequest.newBuilder()
+                .setName(name)
+                .setCapacityRange(CapacityRange.newBuilder().setRequiredBytes(bytes))
+                .addVolumeCapabilities(capability)
+                .build())
+        .getVolume()
+        .getVolumeId();
+  }
+
+  public void stage(String volumeId, Path staging, VolumeCapability capability) {
+    client
+        .node()
+        .nodeStageVolume(
+            NodeStageVolumeRequest.newBuilder()
+                .setVolumeId(volumeId)
+                .setStagingTargetPath(staging.toString())
+                .setVolumeCapability(capability)
+                .build());
+  }
+
+  public void publish(
+      String volumeId, Path staging, Path target, VolumeCapability capability, boolean readOnly) {
+    client
+        .node()
+        .nodePublishVolume(
+            NodePublishVolumeRequest.newBuilder()
+                .setVolumeId(volumeId)
+                .setStagingTargetPath(staging.toString())
+                .setTargetPath(target.toString())
+                .setVolumeCapability(capability)
+                .setReadonly(readOnly)
+                .build());
+  }
+
+  public void unpublish(String volumeId, Path target) {
+    client
+        .node()
+        .nodeUnpublishVolume(
+            NodeUnpublishVolumeRequest.newBuilder()
+                .setVolumeId(volumeId)
+                .setTargetPath(target.toString())
+                .build());
+  }
+
+  public void unstage(String volumeId, Path staging) {
+    client
+        .node()
+        .nodeUnstageVolume(
+            NodeUnstageVolumeRequest.newBuilder()
+                .setVolumeId(volumeId)
+                .setStagingTargetPath(staging.toString())
+                .build());
+  }
+
+  @Override
+  public void close() throws IOException {
+    try {
+      stop();
+    } finally {
+      List<String> leaked = HostCleanup.release(root);
+      Catalog.removeTree(root);
+      assertThat(leaked).as("mounts or loop devices the test left behind").isEmpty();
+    }
+  }
+}
