@@ -69,10 +69,11 @@ public final class NodeManager {
     try (OperationLocks.Held held = locks.tryAcquire(volumeId, "volume " + volumeId)) {
       volumes.requireVolume(volumeId);
       Path image = layout.volumeImage(volumeId);
-      Optional<LoopDevice> device = host.loops().find(image);
+      List<LoopDevice> devices = host.loops().of(image);
+      Optional<LoopDevice> device = devices.stream().filter(d -> !d.readOnly()).findFirst();
       MountTable table = host.mountTable();
       Optional<MountEntry> staged = table.at(stagingPath);
-      if (staged.isPresent() && !belongsTo(staged.get(), device, table)) {
+      if (staged.isPresent() && !belongsTo(staged.get(), devices, table)) {
         throw CsiException.failedPrecondition(
             "staging path %s holds a mount of device %s, not volume %s; leaving it alone",
             stagingPath, staged.get().source(), volumeId);
@@ -80,7 +81,7 @@ public final class NodeManager {
       if (device.isEmpty()) {
         return; // not attached: nothing is staged
       }
-      List<Path> published = mountPoints(table, device.get());
+      List<Path> published = mountPoints(table, devices);
       published.remove(stagingPath.normalize());
       if (!published.isEmpty()) {
         throw CsiException.failedPrecondition(
@@ -118,7 +119,7 @@ public final class NodeManager {
     MountTable table = host.mountTable();
     Optional<MountEntry> present = table.at(targetPath);
     if (present.isPresent()) {
-      if (!belongsTo(present.get(), Optional.of(device), table)) {
+      if (!belongsTo(present.get(), host.loops().of(device.image()), table)) {
         throw CsiException.alreadyExists(
             "target %s already has another device mounted (%s)",
             targetPath, present.get().source());
@@ -132,8 +133,7 @@ public final class NodeManager {
     }
     try {
       if (volume.accessType() == AccessType.BLOCK) {
-        createBlockTarget(targetPath);
-        host.mounts().bind(device.path(), targetPath, readOnly, List.of());
+        publishBlock(device, targetPath, readOnly);
       } else {
         Files.createDirectories(targetPath);
         host.mounts().bind(stagingPath, targetPath, readOnly, List.of());
@@ -144,17 +144,39 @@ public final class NodeManager {
     log.info("published volume {} at {}{}", volumeId, targetPath, readOnly ? " (read-only)" : "");
   }
 
+  /**
+   * Binds the device node onto the target. Read-only goes through a read-only loop device: the
+   * kernel ignores a read-only mount when a device node is opened for writing.
+   */
+  private void publishBlock(LoopDevice device, Path target, boolean readOnly) throws IOException {
+    createBlockTarget(target);
+    if (!readOnly) {
+      host.mounts().bind(device.path(), target, false, List.of());
+      return;
+    }
+    boolean existed = host.loops().findReadOnly(device.image()).isPresent();
+    LoopDevice readOnlyDevice = host.loops().attachReadOnly(device.image());
+    try {
+      host.mounts().bind(readOnlyDevice.path(), target, true, List.of());
+    } catch (RuntimeException e) {
+      if (!existed) {
+        host.loops().detach(readOnlyDevice);
+      }
+      throw e;
+    }
+  }
+
   public void unpublish(String volumeId, Path targetPath) {
     try (OperationLocks.Held held = locks.tryAcquire(volumeId, "volume " + volumeId)) {
       volumes.requireVolume(volumeId);
-      Optional<LoopDevice> device = host.loops().find(layout.volumeImage(volumeId));
+      List<LoopDevice> devices = host.loops().of(layout.volumeImage(volumeId));
       for (int i = 0; i < MAX_STACKED_MOUNTS; i++) {
         MountTable table = host.mountTable();
         Optional<MountEntry> present = table.at(targetPath);
         if (present.isEmpty()) {
           break;
         }
-        if (!belongsTo(present.get(), device, table)) {
+        if (!belongsTo(present.get(), devices, table)) {
           throw CsiException.failedPrecondition(
               "target %s holds a mount of %s, not volume %s; leaving it alone",
               targetPath, present.get().source(), volumeId);
@@ -162,6 +184,12 @@ public final class NodeManager {
         unmount(targetPath, volumeId);
       }
       removeTarget(targetPath);
+      MountTable after = host.mountTable();
+      for (LoopDevice device : devices) {
+        if (device.readOnly() && after.ofDeviceNode(device).isEmpty()) {
+          host.loops().detach(device); // the last read-only publish is gone
+        }
+      }
       log.info("unpublished volume {} from {}", volumeId, targetPath);
     }
   }
@@ -172,14 +200,14 @@ public final class NodeManager {
     if (!Files.exists(image)) {
       return new Stats(null, 0, "the image file " + image + " is missing");
     }
-    Optional<LoopDevice> device = host.loops().find(image);
+    List<LoopDevice> devices = host.loops().of(image);
     MountTable table = host.mountTable();
     Optional<MountEntry> present = table.at(volumePath);
-    if (present.isEmpty() || !belongsTo(present.get(), device, table)) {
+    if (present.isEmpty() || !belongsTo(present.get(), devices, table)) {
       throw CsiException.notFound("volume %s is not available at %s", volumeId, volumePath);
     }
     if (volume.accessType() == AccessType.BLOCK) {
-      return new Stats(null, host.loops().sizeBytes(device.get()), null);
+      return new Stats(null, host.loops().sizeBytes(devices.get(0)), null);
     }
     FsUsage usage = host.stats().filesystem(volumePath);
     String problem =
@@ -187,7 +215,7 @@ public final class NodeManager {
             ? "the filesystem went read-only (the kernel does that after an I/O or consistency"
                 + " error); check the node's kernel log and repair it while unstaged"
             : null;
-    return new Stats(usage, host.loops().sizeBytes(device.get()), problem);
+    return new Stats(usage, host.loops().sizeBytes(devices.get(0)), problem);
   }
 
   /** Grows the loop device and the filesystem to the image's size; returns the new size. */
@@ -207,11 +235,12 @@ public final class NodeManager {
                       CsiException.failedPrecondition(
                           "volume %s is not staged on this node; it is grown when next staged",
                           volumeId));
-      host.loops().refreshSize(device);
+      List<LoopDevice> devices = host.loops().of(device.image());
+      devices.forEach(host.loops()::refreshSize);
       if (volume.accessType() == AccessType.MOUNT && volume.growFilesystemPending()) {
         MountTable table = host.mountTable();
         Path mountPoint =
-            table.at(volumePath).filter(e -> belongsTo(e, Optional.of(device), table)).isPresent()
+            table.at(volumePath).filter(e -> belongsTo(e, devices, table)).isPresent()
                 ? volumePath
                 : volumes
                     .mountedAt(volume)
@@ -236,7 +265,7 @@ public final class NodeManager {
     try {
       body.accept(device);
     } catch (RuntimeException e) {
-      if (!wasAttached && mountPoints(host.mountTable(), device).isEmpty()) {
+      if (!wasAttached && mountPoints(host.mountTable(), List.of(device)).isEmpty()) {
         try {
           host.loops().detach(image);
         } catch (RuntimeException detachFailure) {
@@ -346,17 +375,21 @@ public final class NodeManager {
                     null));
   }
 
-  private static boolean belongsTo(
-      MountEntry entry, Optional<LoopDevice> device, MountTable table) {
-    return device.isPresent()
-        && (entry.majorMinor().equals(device.get().majorMinor())
-            || table.ofDeviceNode(device.get()).contains(entry));
+  /** Whether a mount is the volume's filesystem or one of its device nodes. */
+  private static boolean belongsTo(MountEntry entry, List<LoopDevice> devices, MountTable table) {
+    return devices.stream()
+        .anyMatch(
+            device ->
+                entry.majorMinor().equals(device.majorMinor())
+                    || table.ofDeviceNode(device).contains(entry));
   }
 
-  private static List<Path> mountPoints(MountTable table, LoopDevice device) {
+  private static List<Path> mountPoints(MountTable table, List<LoopDevice> devices) {
     List<Path> points = new ArrayList<>();
-    table.ofDevice(device).forEach(e -> points.add(e.mountPoint()));
-    table.ofDeviceNode(device).forEach(e -> points.add(e.mountPoint()));
+    for (LoopDevice device : devices) {
+      table.ofDevice(device).forEach(e -> points.add(e.mountPoint()));
+      table.ofDeviceNode(device).forEach(e -> points.add(e.mountPoint()));
+    }
     return points;
   }
 

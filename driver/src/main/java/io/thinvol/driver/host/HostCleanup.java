@@ -33,11 +33,12 @@ public final class HostCleanup {
     }
     LoopDevices loops = new LoopDevices(runner);
     Path base = directory.toAbsolutePath().normalize();
-    for (Path image : loops.attachedImages()) {
-      if (image.startsWith(base)) {
-        String found = "loop device of " + image;
+    for (LoopDevice device : loops.all()) {
+      if (device.image().startsWith(base)) {
+        String found =
+            "loop device of " + device.image() + (device.readOnly() ? " (read-only)" : "");
         try {
-          loops.detach(image);
+          loops.detach(device);
           leftovers.add(found);
         } catch (HostCommandException e) {
           leftovers.add(found + " (" + e.getMessage() + ")");

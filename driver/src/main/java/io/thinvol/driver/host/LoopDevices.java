@@ -6,16 +6,20 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Finds, attaches, refreshes and detaches loop devices for image files. Lookups read sysfs (no
  * process), so an image is never attached twice: loop devices do not survive a reboot and are
  * re-attached lazily by whoever needs the device next.
+ *
+ * <p>An image has at most one read-write device (the one that is staged) and, while a block volume
+ * is published read-only, one read-only device: a read-only mount does not stop writes through a
+ * device node, a read-only loop device does.
  */
 public final class LoopDevices {
 
@@ -34,29 +38,42 @@ public final class LoopDevices {
     this.sysBlock = sysBlock;
   }
 
-  /** The loop device currently backed by {@code image}, if any. */
+  /** The read-write loop device backed by {@code image}, if any. */
   public Optional<LoopDevice> find(Path image) {
-    return Optional.ofNullable(attached().get(image.toAbsolutePath().normalize()));
+    return of(image).stream().filter(d -> !d.readOnly()).findFirst();
   }
 
-  /** The image files that currently back a loop device. */
+  /** The read-only loop device backed by {@code image}, if any. */
+  public Optional<LoopDevice> findReadOnly(Path image) {
+    return of(image).stream().filter(LoopDevice::readOnly).findFirst();
+  }
+
+  /** Every loop device backed by {@code image}. */
+  public List<LoopDevice> of(Path image) {
+    Path wanted = image.toAbsolutePath().normalize();
+    return all().stream().filter(d -> d.image().equals(wanted)).toList();
+  }
+
+  /** The images that back a read-write loop device (the staged volumes). */
   public Set<Path> attachedImages() {
-    return attached().keySet();
+    return all().stream()
+        .filter(d -> !d.readOnly())
+        .map(LoopDevice::image)
+        .collect(Collectors.toSet());
   }
 
-  private Map<Path, LoopDevice> attached() {
-    Map<Path, LoopDevice> devices = new HashMap<>();
+  /** Every attached loop device. */
+  public List<LoopDevice> all() {
+    List<LoopDevice> devices = new ArrayList<>();
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(sysBlock, "loop*")) {
       for (Path entry : entries) {
-        String file;
         try {
-          file = Files.readString(entry.resolve("loop/backing_file")).strip();
+          String file = Files.readString(entry.resolve("loop/backing_file")).strip();
+          if (!file.endsWith(DELETED_SUFFIX)) {
+            devices.add(describe(entry, Path.of(file)));
+          }
         } catch (NoSuchFileException e) {
-          continue; // nothing attached, or detached while we looked
-        }
-        if (!file.endsWith(DELETED_SUFFIX)) {
-          String name = entry.getFileName().toString();
-          devices.put(Path.of(file), new LoopDevice(Path.of("/dev", name), readDev(entry)));
+          // nothing attached, or detached while we looked
         }
       }
     } catch (IOException e) {
@@ -65,17 +82,29 @@ public final class LoopDevices {
     return devices;
   }
 
-  /** The loop device for {@code image}, attaching one if none is attached. */
+  /** The read-write loop device for {@code image}, attaching one if none is attached. */
   public LoopDevice attach(Path image) {
-    Optional<LoopDevice> existing = find(image);
-    if (existing.isPresent()) {
-      return existing.get();
+    return find(image).orElseGet(() -> attachNew(image, false));
+  }
+
+  /** The read-only loop device for {@code image}, attaching one if none is attached. */
+  public LoopDevice attachReadOnly(Path image) {
+    return findReadOnly(image).orElseGet(() -> attachNew(image, true));
+  }
+
+  private LoopDevice attachNew(Path image, boolean readOnly) {
+    List<String> argv = new ArrayList<>(List.of("losetup", "--find", "--show"));
+    if (readOnly) {
+      argv.add("--read-only");
     }
-    CommandResult result =
-        runner.run(
-            TIMEOUT, List.of("losetup", "--find", "--show", image.toAbsolutePath().toString()));
-    Path device = Path.of(result.stdout().strip());
-    return new LoopDevice(device, readDev(sysBlock.resolve(device.getFileName().toString())));
+    argv.add(image.toAbsolutePath().toString());
+    Path device = Path.of(runner.run(TIMEOUT, argv).stdout().strip());
+    try {
+      return describe(
+          sysBlock.resolve(device.getFileName().toString()), image.toAbsolutePath().normalize());
+    } catch (IOException e) {
+      throw new HostCommandException("cannot read the attached device " + device, e);
+    }
   }
 
   /** Makes the kernel re-read the size of the backing file (after the image grew). */
@@ -83,12 +112,13 @@ public final class LoopDevices {
     runner.run(TIMEOUT, List.of("losetup", "--set-capacity", device.path().toString()));
   }
 
-  /** Detaches the device backed by {@code image}; does nothing when none is attached. */
+  public void detach(LoopDevice device) {
+    runner.run(TIMEOUT, List.of("losetup", "--detach", device.path().toString()));
+  }
+
+  /** Detaches the read-write device backed by {@code image}; nothing when none is attached. */
   public void detach(Path image) {
-    Optional<LoopDevice> device = find(image);
-    if (device.isPresent()) {
-      runner.run(TIMEOUT, List.of("losetup", "--detach", device.get().path().toString()));
-    }
+    find(image).ifPresent(this::detach);
   }
 
   /** The size in bytes the kernel currently sees for the device. */
@@ -101,11 +131,10 @@ public final class LoopDevices {
     }
   }
 
-  private static String readDev(Path sysEntry) {
-    try {
-      return Files.readString(sysEntry.resolve("dev")).strip();
-    } catch (IOException e) {
-      throw new HostCommandException("cannot read " + sysEntry.resolve("dev"), e);
-    }
+  private static LoopDevice describe(Path sysEntry, Path image) throws IOException {
+    String name = sysEntry.getFileName().toString();
+    String dev = Files.readString(sysEntry.resolve("dev")).strip();
+    boolean readOnly = "1".equals(Files.readString(sysEntry.resolve("ro")).strip());
+    return new LoopDevice(Path.of("/dev", name), dev, image, readOnly);
   }
 }
