@@ -335,6 +335,7 @@ public final class ControllerService extends ControllerGrpc.ControllerImplBase {
           if (!request.hasCapacityRange()) {
             throw CsiException.invalidArgument("capacity_range is required");
           }
+          Requests.capacityRange(request.getCapacityRange());
           if (request.hasVolumeCapability()) {
             Requests.usage(request.getVolumeCapability(), "volume_capability");
           }

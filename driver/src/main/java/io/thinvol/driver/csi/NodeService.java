@@ -170,11 +170,9 @@ public final class NodeService extends NodeGrpc.NodeImplBase {
           if (request.hasVolumeCapability()) {
             Requests.usage(request.getVolumeCapability(), "volume_capability");
           }
+          Requests.capacityRange(request.getCapacityRange());
           long required = request.getCapacityRange().getRequiredBytes();
           long limit = request.getCapacityRange().getLimitBytes();
-          if (required < 0 || limit < 0) {
-            throw CsiException.invalidArgument("capacity_range must not be negative");
-          }
           long size = node.expand(Requests.volumeId(request.getVolumeId()), volumePath, required);
           if (limit > 0 && size > limit) {
             throw CsiException.outOfRange(

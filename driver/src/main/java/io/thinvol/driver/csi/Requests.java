@@ -46,6 +46,14 @@ final class Requests {
     }
   }
 
+  static void capacityRange(csi.v1.CapacityRange range) {
+    if (range.getRequiredBytes() < 0 || range.getLimitBytes() < 0) {
+      throw CsiException.invalidArgument(
+          "capacity_range must not be negative (required_bytes=%d, limit_bytes=%d)",
+          range.getRequiredBytes(), range.getLimitBytes());
+    }
+  }
+
   /** A CO-chosen name: at most 128 bytes, none of the control characters the spec bans. */
   static String name(String name, String field) {
     requirePresent(name, field);
