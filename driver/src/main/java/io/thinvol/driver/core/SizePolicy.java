@@ -13,6 +13,10 @@ public final class SizePolicy {
   public static final long MIB = 1024 * KIB;
   public static final long GIB = 1024 * MIB;
   public static final long DEFAULT_SIZE = GIB;
+
+  /** Far beyond any node's disk; also keeps size arithmetic clear of overflow. */
+  public static final long MAXIMUM_SIZE = 1L << 50;
+
   private static final long SECTOR = 512;
   private static final long BLOCK = 4 * KIB;
 
@@ -32,9 +36,10 @@ public final class SizePolicy {
    * @param required the range's required bytes (0 = unspecified)
    * @param limit the range's limit bytes (0 = unspecified)
    * @param floor the size the volume must at least have (its minimum, source or current size)
-   * @param maximum the largest volume the driver may create
+   * @param maximum the largest volume the driver may create (at most {@link #MAXIMUM_SIZE})
    */
   public static long resolve(long required, long limit, long floor, long maximum) {
+    maximum = Math.min(maximum, MAXIMUM_SIZE);
     if (required < 0 || limit < 0) {
       throw CsiException.invalidArgument(
           "capacity_range must not be negative (required_bytes=%d, limit_bytes=%d)",
@@ -47,6 +52,11 @@ public final class SizePolicy {
     long wanted =
         required > 0 ? required : (limit > 0 ? Math.min(DEFAULT_SIZE, limit) : DEFAULT_SIZE);
     wanted = Math.max(wanted, floor);
+    if (wanted > maximum) {
+      throw CsiException.outOfRange(
+          "%d bytes is larger than the largest volume this node can hold (%d bytes)",
+          wanted, maximum);
+    }
     long size = roundUp(wanted, BLOCK);
     if (limit > 0 && size > limit) {
       size = roundUp(wanted, SECTOR);
@@ -56,16 +66,10 @@ public final class SizePolicy {
           "cannot fit a volume of at least %d bytes (a multiple of %d) under limit_bytes %d",
           wanted, SECTOR, limit);
     }
-    if (size > maximum) {
-      throw CsiException.outOfRange(
-          "%d bytes is larger than the largest volume this node can hold (%d bytes)",
-          size, maximum);
-    }
-    return size;
+    return Math.min(size, maximum);
   }
 
   private static long roundUp(long value, long unit) {
-    long rounded = (value + unit - 1) / unit * unit;
-    return rounded < value ? Long.MAX_VALUE : rounded;
+    return (value + unit - 1) / unit * unit;
   }
 }

@@ -140,7 +140,8 @@ public final class VolumeManager {
   private long sizeFor(VolumeSpec spec, long sourceSize) {
     long floor = Math.max(SizePolicy.minimum(spec.accessType(), spec.fsType()), sourceSize);
     Capacity now = capacity.current();
-    long size = SizePolicy.resolve(spec.requiredBytes(), spec.limitBytes(), floor, Long.MAX_VALUE);
+    long size =
+        SizePolicy.resolve(spec.requiredBytes(), spec.limitBytes(), floor, SizePolicy.MAXIMUM_SIZE);
     if (size > now.availableBytes()) {
       throw CsiException.resourceExhausted(
           "node %s can promise %d more bytes, %d were asked for (data dir %s, overprovision"
@@ -238,7 +239,7 @@ public final class VolumeManager {
       if (required <= record.sizeBytes() && (limit == 0 || limit >= record.sizeBytes())) {
         return record;
       }
-      long size = SizePolicy.resolve(required, limit, record.sizeBytes(), Long.MAX_VALUE);
+      long size = SizePolicy.resolve(required, limit, record.sizeBytes(), SizePolicy.MAXIMUM_SIZE);
       long growth = size - record.sizeBytes();
       Capacity now = capacity.current();
       if (growth > now.availableBytes()) {

@@ -175,7 +175,10 @@ class ControllerConformanceTest {
         .isEqualTo(100 * MIB);
     assertCode(
         Status.Code.RESOURCE_EXHAUSTED,
-        () -> controller.createVolume(request("huge", 1L << 60, 0).build()));
+        () -> controller.createVolume(request("more-than-the-disk", 1L << 45, 0).build()));
+    assertCode(
+        Status.Code.OUT_OF_RANGE,
+        () -> controller.createVolume(request("beyond-any-disk", 1L << 60, 0).build()));
   }
 
   @Test

@@ -1,0 +1,56 @@
+package io.thinvol.driver.host;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class MountTableTest {
+
+  private static final List<String> MOUNTINFO =
+      List.of(
+          "24 27 0:6 / /dev rw,relatime - devtmpfs devtmpfs rw,size=123k",
+          "101 27 7:3 / /var/lib/kubelet/staging/pv\\0401 rw,relatime shared:5 - ext4 /dev/loop3 rw",
+          "102 27 7:3 / /var/lib/kubelet/pods/a/mount ro,relatime shared:5 - ext4 /dev/loop3 rw",
+          "103 27 0:6 /loop4 /var/lib/kubelet/pods/b/dev rw - devtmpfs devtmpfs rw",
+          "104 27 7:5 / /broken rw - ext4 /dev/loop5 ro,errors=remount-ro",
+          "105 104 0:30 / /broken rw - tmpfs tmpfs rw");
+
+  private final MountTable table = MountTable.parse(MOUNTINFO);
+
+  @Test
+  void decodesEscapedMountPointsAndOptionalFields() {
+    MountEntry staged = table.at(Path.of("/var/lib/kubelet/staging/pv 1")).orElseThrow();
+    assertThat(staged.majorMinor()).isEqualTo("7:3");
+    assertThat(staged.fsType()).isEqualTo("ext4");
+    assertThat(staged.source()).isEqualTo("/dev/loop3");
+    assertThat(staged.readOnly()).isFalse();
+    assertThat(table.at(Path.of("/var/lib/kubelet/pods/a/mount")).orElseThrow().readOnly())
+        .isTrue();
+  }
+
+  @Test
+  void findsFilesystemAndDeviceNodeMounts() {
+    LoopDevice loop3 = new LoopDevice(Path.of("/dev/loop3"), "7:3", Path.of("/img"), false);
+    LoopDevice loop4 = new LoopDevice(Path.of("/dev/loop4"), "7:4", Path.of("/img2"), false);
+    assertThat(table.ofDevice(loop3)).hasSize(2);
+    assertThat(table.ofDeviceNode(loop4))
+        .extracting(MountEntry::mountPoint)
+        .containsExactly(Path.of("/var/lib/kubelet/pods/b/dev"));
+    assertThat(table.ofDeviceNode(loop3)).isEmpty();
+  }
+
+  @Test
+  void topmostMountWinsAndReadOnlySuperblockIsVisible() {
+    assertThat(table.at(Path.of("/broken")).orElseThrow().fsType()).isEqualTo("tmpfs");
+    assertThat(table.under(Path.of("/broken")).get(0).filesystemReadOnly()).isTrue();
+    assertThat(table.at(Path.of("/nowhere"))).isEmpty();
+  }
+
+  @Test
+  void unescapeLeavesOtherBackslashesAlone() {
+    assertThat(MountTable.unescape("a\\134b\\011c\\012d")).isEqualTo("a\\b\tc\nd");
+    assertThat(MountTable.unescape("odd\\9x\\")).isEqualTo("odd\\9x\\");
+  }
+}
