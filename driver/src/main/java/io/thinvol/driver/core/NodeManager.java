@@ -113,10 +113,10 @@ public final class NodeManager {
       Usage usage,
       boolean readOnly) {
     String volumeId = volume.id();
-    if (volume.accessType() == AccessType.MOUNT) {
-      ensureMounted(volume, device, stagingPath, usage.mountFlags());
-    }
-    MountTable table = host.mountTable();
+    MountTable table =
+        volume.accessType() == AccessType.MOUNT
+            ? ensureMounted(volume, device, stagingPath, usage.mountFlags())
+            : host.mountTable();
     Optional<MountEntry> present = table.at(targetPath);
     if (present.isPresent()) {
       if (!belongsTo(present.get(), host.loops().of(device.image()), table)) {
@@ -260,8 +260,9 @@ public final class NodeManager {
    */
   private void withDevice(VolumeRecord volume, java.util.function.Consumer<LoopDevice> body) {
     Path image = layout.volumeImage(volume.id());
-    boolean wasAttached = host.loops().find(image).isPresent();
-    LoopDevice device = host.loops().attach(image);
+    Optional<LoopDevice> attached = host.loops().find(image);
+    boolean wasAttached = attached.isPresent();
+    LoopDevice device = attached.orElseGet(() -> host.loops().attach(image));
     try {
       body.accept(device);
     } catch (RuntimeException e) {
@@ -301,9 +302,10 @@ public final class NodeManager {
    * of ext4 is done before mounting (offline, no special privilege needed); xfs can only grow
    * mounted.
    */
-  private void ensureMounted(
+  private MountTable ensureMounted(
       VolumeRecord volume, LoopDevice device, Path stagingPath, List<String> flags) {
-    Optional<MountEntry> present = host.mountTable().at(stagingPath);
+    MountTable table = host.mountTable();
+    Optional<MountEntry> present = table.at(stagingPath);
     if (present.isPresent()) {
       if (!present.get().majorMinor().equals(device.majorMinor())) {
         throw CsiException.alreadyExists(
@@ -312,7 +314,7 @@ public final class NodeManager {
       }
     } else {
       FsType fs = fsType(volume);
-      Optional<String> found = host.filesystems().probe(device.path());
+      Optional<String> found = host.filesystems().probe(device);
       if (found.isEmpty()) {
         host.filesystems().format(device.path(), fs);
       } else if (!found.get().equals(fs.id())) {
@@ -332,10 +334,12 @@ public final class NodeManager {
       List<String> options = new ArrayList<>(fs.requiredMountOptions());
       options.addAll(flags);
       host.mounts().mount(device.path(), stagingPath, fs.id(), options);
+      table = host.mountTable();
     }
     if (volume.growFilesystemPending()) {
       growFilesystem(volume, device, stagingPath);
     }
+    return table;
   }
 
   private void growFilesystem(VolumeRecord volume, LoopDevice device, Path mountPoint) {

@@ -18,6 +18,17 @@ public final class Filesystems {
     this.runner = runner;
   }
 
+  /**
+   * The filesystem (or other signature) type on a loop device; empty when it is blank. An image
+   * that is all zeros where signatures live is blank without running blkid.
+   */
+  public Optional<String> probe(LoopDevice device) {
+    if (BlankCheck.isBlank(device.image())) {
+      return Optional.empty();
+    }
+    return probe(device.path());
+  }
+
   /** The filesystem (or other signature) type on {@code device}; empty when it is blank. */
   public Optional<String> probe(Path device) {
     CommandResult result =

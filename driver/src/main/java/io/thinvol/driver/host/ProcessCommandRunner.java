@@ -10,8 +10,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,6 +26,15 @@ public final class ProcessCommandRunner implements CommandRunner {
 
   // Output is drained on its own threads so a chatty child never blocks on a full pipe; the
   // common ForkJoin pool is too small on a 2-core node for blocking reads.
+  // Kills a command that outlives its timeout; the calling thread is blocked reading its output.
+  private static final ScheduledExecutorService WATCHDOG =
+      Executors.newSingleThreadScheduledExecutor(
+          runnable -> {
+            Thread thread = new Thread(runnable, "host-command-watchdog");
+            thread.setDaemon(true);
+            return thread;
+          });
+
   private static final ExecutorService DRAINERS =
       Executors.newCachedThreadPool(
           runnable -> {
@@ -52,29 +64,44 @@ public final class ProcessCommandRunner implements CommandRunner {
     } catch (IOException e) {
       throw new HostCommandException("cannot start " + argv.get(0) + ": " + e.getMessage(), e);
     }
-    CompletableFuture<String> stdout = drain(process.getInputStream());
+    // stderr drains on its own thread while this one reads stdout: both pipes are always being
+    // emptied (no deadlock on a full pipe) with one thread hand-off per command, not two.
     CompletableFuture<String> stderr = drain(process.getErrorStream());
+    AtomicBoolean timedOut = new AtomicBoolean();
+    ScheduledFuture<?> watchdog =
+        WATCHDOG.schedule(
+            () -> {
+              timedOut.set(true);
+              process.descendants().forEach(ProcessHandle::destroyForcibly);
+              process.destroyForcibly();
+            },
+            timeout.toMillis(),
+            TimeUnit.MILLISECONDS);
     try {
-      if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-        process.destroyForcibly();
-        process.waitFor(5, TimeUnit.SECONDS);
+      String stdout = read(process.getInputStream());
+      process.waitFor();
+      watchdog.cancel(false);
+      if (timedOut.get()) {
         throw new HostCommandException(
-            String.join(" ", argv) + " did not finish within " + timeout.toSeconds() + "s");
+            String.join(" ", argv) + " did not finish within " + timeout.toSeconds() + "s; killed");
       }
       CommandResult result =
           new CommandResult(
               argv,
               process.exitValue(),
-              stdout.get(5, TimeUnit.SECONDS),
+              stdout,
               stderr.get(5, TimeUnit.SECONDS),
               Duration.ofNanos(System.nanoTime() - start));
       log.debug("{} -> {} in {} ms", argv, result.exitCode(), result.elapsed().toMillis());
       return result;
     } catch (InterruptedException e) {
+      watchdog.cancel(false);
       process.destroyForcibly();
       Thread.currentThread().interrupt();
       throw new HostCommandException(String.join(" ", argv) + " was interrupted", e);
-    } catch (ExecutionException | TimeoutException e) {
+    } catch (ExecutionException | TimeoutException | IOException e) {
+      watchdog.cancel(false);
+      process.destroyForcibly();
       throw new HostCommandException("cannot read the output of " + argv.get(0), e);
     }
   }
@@ -82,14 +109,20 @@ public final class ProcessCommandRunner implements CommandRunner {
   private static CompletableFuture<String> drain(InputStream stream) {
     return CompletableFuture.supplyAsync(
         () -> {
-          try (stream) {
-            byte[] all = stream.readAllBytes();
-            int length = Math.min(all.length, MAX_CAPTURE);
-            return new String(all, 0, length, StandardCharsets.UTF_8);
+          try {
+            return read(stream);
           } catch (IOException e) {
             throw new UncheckedIOException(e);
           }
         },
         DRAINERS);
+  }
+
+  /** Reads a stream to its end, keeping at most the first 64 KiB. */
+  private static String read(InputStream stream) throws IOException {
+    try (stream) {
+      byte[] all = stream.readAllBytes();
+      return new String(all, 0, Math.min(all.length, MAX_CAPTURE), StandardCharsets.UTF_8);
+    }
   }
 }

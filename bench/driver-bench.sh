@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Driver benchmark: the driver (started with the container image's JVM flags) against the raw
+# tools on this machine. Prints the figures and their ratios. Needs root; takes a few minutes.
+# Usage: bench/driver-bench.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+./mvnw -B -q -DskipTests install
+./mvnw -B -q -pl driver dependency:build-classpath -Dmdep.outputFile=target/bench.cp -Dmdep.includeScope=test
+cp="driver/target/test-classes:driver/target/classes:$(cat driver/target/bench.cp)"
+jar="$(ls driver/target/thinvol-driver-*-all.jar | head -n 1)"
+work="$(mktemp -d /var/tmp/thinvol-bench-XXXXXX)"
+driver_pid=""
+cleanup() {
+  [ -n "$driver_pid" ] && kill "$driver_pid" 2>/dev/null && wait "$driver_pid" 2>/dev/null || true
+  for m in $(awk -v w="$work" '$5 ~ "^"w {print $5}' /proc/self/mountinfo | sort -r); do umount "$m" || true; done
+  losetup -a | awk -F: -v w="$work" 'index($0, w) {print $1}' | xargs -r -n1 losetup -d || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# The driver, as the DaemonSet runs it. The Java client alternates its rounds with
+# bench/raw-stage.sh (the same steps with the raw tools) and reports both.
+java -XX:+UseSerialGC -Xss512k -Xmx64m -XX:MaxMetaspaceSize=64m -XX:ReservedCodeCacheSize=32m \
+  -XX:TieredStopAtLevel=1 -Djdk.lang.Process.launchMechanism=VFORK -jar "$jar" driver --csi-endpoint "unix://$work/csi.sock" \
+  --node-id bench --data-dir "$work/data" --log-level WARN > "$work/driver.log" 2>&1 &
+driver_pid=$!
+for _ in $(seq 1 200); do [ -S "$work/csi.sock" ] && break; sleep 0.05; done
+sleep 2
+rss() { awk '/VmRSS/ {printf "%.1f", $2 / 1024}' "/proc/$driver_pid/status"; }
+rss_idle=$(rss)
+bench() { java -cp "$cp" io.thinvol.driver.bench.DriverBenchmark "$work/csi.sock" "$work" "$1"; }
+bench ops > "$work/driver-figures"
+bench fill >> "$work/driver-figures"
+sleep 1
+rss_1000=$(rss)
+bench drain
+rss_after=$(rss)
+
+fig() { awk -v k="$1" '$1 == k {print $2}' "$work/driver-figures"; }
+raw_stage_p50=$(fig raw_stage_p50_ms); raw_stage_p99=$(fig raw_stage_p99_ms)
+raw_pub_p50=$(fig raw_publish_p50_ms); raw_pub_p99=$(fig raw_publish_p99_ms)
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
+
+cat <<REPORT
+thinvol driver benchmark ($(nproc) cores, $(uname -r), 40 interleaved rounds, 64 MiB ext4 volumes)
+
+A no-op call (NodeGetCapabilities): p50 $(fig noop_p50_ms) ms
+CreateVolume+DeleteVolume, 1 client:  $(fig create_delete_ops_per_s_c1) ops/s  (CreateVolume p50 $(fig create_p50_ms_c1) ms, p99 $(fig create_p99_ms_c1) ms)
+CreateVolume+DeleteVolume, 8 clients: $(fig create_delete_ops_per_s_c8) ops/s  (CreateVolume p50 $(fig create_p50_ms_c8) ms, p99 $(fig create_p99_ms_c8) ms)
+
+                      driver p50   raw p50   ratio | driver p99   raw p99   ratio
+NodeStage (losetup+mkfs+mount) $(fig stage_p50_ms)   $raw_stage_p50   $(ratio "$(fig stage_p50_ms)" "$raw_stage_p50") | $(fig stage_p99_ms)   $raw_stage_p99   $(ratio "$(fig stage_p99_ms)" "$raw_stage_p99")
+NodePublish (bind mount)       $(fig publish_p50_ms)   $raw_pub_p50   $(ratio "$(fig publish_p50_ms)" "$raw_pub_p50") | $(fig publish_p99_ms)   $raw_pub_p99   $(ratio "$(fig publish_p99_ms)" "$raw_pub_p99")
+
+Driver RSS: idle ${rss_idle} MiB; with 1,000 volumes ${rss_1000} MiB; after deleting them ${rss_after} MiB
+REPORT

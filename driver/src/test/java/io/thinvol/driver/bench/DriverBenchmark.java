@@ -1,0 +1,227 @@
+package io.thinvol.driver.bench;
+
+import csi.v1.CapacityRange;
+import csi.v1.CreateVolumeRequest;
+import csi.v1.DeleteVolumeRequest;
+import csi.v1.ListVolumesRequest;
+import csi.v1.NodeGetCapabilitiesRequest;
+import csi.v1.NodePublishVolumeRequest;
+import csi.v1.NodeStageVolumeRequest;
+import csi.v1.NodeUnpublishVolumeRequest;
+import csi.v1.NodeUnstageVolumeRequest;
+import csi.v1.VolumeCapability;
+import io.thinvol.driver.client.Capabilities;
+import io.thinvol.driver.client.CsiClient;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Drives a running driver through its socket and prints one {@code key value} line per figure. Not
+ * a test: bench/driver-bench.sh starts the driver, runs this, and compares with raw tools.
+ *
+ * <p>Usage: {@code DriverBenchmark SOCKET WORKDIR MODE} where MODE is {@code ops} (create/delete
+ * throughput and latency, stage/publish latency), {@code fill} (create 1,000 volumes) or {@code
+ * drain} (delete them).
+ */
+public final class DriverBenchmark {
+
+  private static final long MIB = 1L << 20;
+  private static final int WARMUP = 50;
+  private static final int CREATE_DELETE = 2_000;
+  private static final int STAGE_ROUNDS = 40;
+
+  public static void main(String[] args) throws Exception {
+    Path socket = Path.of(args[0]);
+    Path work = Path.of(args[1]);
+    try (CsiClient csi = new CsiClient(socket)) {
+      switch (args[2]) {
+        case "ops" -> {
+          noop(csi);
+          createDelete(csi, 1);
+          createDelete(csi, 8);
+          stageAndPublish(csi, work);
+        }
+        case "fill" -> fill(csi, 1_000);
+        case "drain" -> drain(csi);
+        default -> throw new IllegalArgumentException("unknown mode " + args[2]);
+      }
+    }
+  }
+
+  private static void createDelete(CsiClient csi, int clients) throws Exception {
+    AtomicInteger counter = new AtomicInteger();
+    for (int i = 0; i < WARMUP; i++) {
+      delete(
+          csi,
+          create(csi, "warm-" + clients + "-" + counter.incrementAndGet(), Capabilities.block()));
+    }
+    List<Long> createNanos = Collections.synchronizedList(new ArrayList<>());
+    ExecutorService pool = Executors.newFixedThreadPool(clients);
+    long start = System.nanoTime();
+    List<Future<?>> futures = new ArrayList<>();
+    for (int c = 0; c < clients; c++) {
+      futures.add(
+          pool.submit(
+              () -> {
+                for (int i = 0; i < CREATE_DELETE / clients; i++) {
+                  long t0 = System.nanoTime();
+                  String id =
+                      create(
+                          csi,
+                          "bench-" + clients + "-" + counter.incrementAndGet(),
+                          Capabilities.block());
+                  createNanos.add(System.nanoTime() - t0);
+                  delete(csi, id);
+                }
+                return null;
+              }));
+    }
+    for (Future<?> future : futures) {
+      future.get();
+    }
+    double seconds = (System.nanoTime() - start) / 1e9;
+    pool.shutdown();
+    System.out.printf("create_delete_ops_per_s_c%d %.1f%n", clients, createNanos.size() / seconds);
+    System.out.printf("create_p50_ms_c%d %.3f%n", clients, percentile(createNanos, 50));
+    System.out.printf("create_p99_ms_c%d %.3f%n", clients, percentile(createNanos, 99));
+  }
+
+  /** The fixed cost of a call: gRPC over the unix socket and the handler, no host work. */
+  private static void noop(CsiClient csi) {
+    List<Long> nanos = new ArrayList<>();
+    for (int i = 0; i < 2_000; i++) {
+      long t0 = System.nanoTime();
+      csi.node().nodeGetCapabilities(NodeGetCapabilitiesRequest.getDefaultInstance());
+      if (i >= 500) {
+        nanos.add(System.nanoTime() - t0);
+      }
+    }
+    System.out.printf("noop_p50_ms %.3f%n", percentile(nanos, 50));
+  }
+
+  /**
+   * Rounds alternate between the raw tools (bench/raw-stage.sh) and the driver on identical fresh
+   * 64 MiB images, so both see the same machine: timings on a shared VM drift within minutes.
+   */
+  private static void stageAndPublish(CsiClient csi, Path work) throws Exception {
+    VolumeCapability ext4 = Capabilities.mount("ext4");
+    List<Long> stage = new ArrayList<>();
+    List<Long> publish = new ArrayList<>();
+    List<Long> rawStage = new ArrayList<>();
+    List<Long> rawPublish = new ArrayList<>();
+    for (int i = 0; i < STAGE_ROUNDS + 3; i++) {
+      long[] raw = rawRound(work.resolve("raw-" + i));
+      String id = create(csi, "stage-" + i, ext4, 64 * MIB);
+      Path staging = work.resolve("staging-" + i);
+      Path target = work.resolve("target-" + i);
+      long t0 = System.nanoTime();
+      csi.node()
+          .nodeStageVolume(
+              NodeStageVolumeRequest.newBuilder()
+                  .setVolumeId(id)
+                  .setStagingTargetPath(staging.toString())
+                  .setVolumeCapability(ext4)
+                  .build());
+      long t1 = System.nanoTime();
+      csi.node()
+          .nodePublishVolume(
+              NodePublishVolumeRequest.newBuilder()
+                  .setVolumeId(id)
+                  .setStagingTargetPath(staging.toString())
+                  .setTargetPath(target.toString())
+                  .setVolumeCapability(ext4)
+                  .build());
+      long t2 = System.nanoTime();
+      if (i >= 3) { // the first rounds warm up the JIT and the page cache
+        stage.add(t1 - t0);
+        publish.add(t2 - t1);
+        rawStage.add(raw[0]);
+        rawPublish.add(raw[1]);
+      }
+      csi.node()
+          .nodeUnpublishVolume(
+              NodeUnpublishVolumeRequest.newBuilder()
+                  .setVolumeId(id)
+                  .setTargetPath(target.toString())
+                  .build());
+      csi.node()
+          .nodeUnstageVolume(
+              NodeUnstageVolumeRequest.newBuilder()
+                  .setVolumeId(id)
+                  .setStagingTargetPath(staging.toString())
+                  .build());
+      delete(csi, id);
+    }
+    report("stage", stage);
+    report("publish", publish);
+    report("raw_stage", rawStage);
+    report("raw_publish", rawPublish);
+  }
+
+  private static long[] rawRound(Path dir) throws Exception {
+    Process process =
+        new ProcessBuilder("bench/raw-stage.sh", dir.toString()).redirectErrorStream(true).start();
+    String out = new String(process.getInputStream().readAllBytes()).strip();
+    if (process.waitFor() != 0) {
+      throw new IllegalStateException("raw-stage.sh failed: " + out);
+    }
+    String[] ms = out.split(" ");
+    return new long[] {
+      (long) (Double.parseDouble(ms[0]) * 1e6), (long) (Double.parseDouble(ms[1]) * 1e6)
+    };
+  }
+
+  private static void report(String name, List<Long> nanos) {
+    System.out.printf(
+        "%s_p50_ms %.3f%n%s_p99_ms %.3f%n",
+        name, percentile(nanos, 50), name, percentile(nanos, 99));
+  }
+
+  private static void fill(CsiClient csi, int count) {
+    for (int i = 0; i < count; i++) {
+      create(csi, "fill-" + i, Capabilities.block());
+    }
+    System.out.printf("volumes %d%n", count);
+  }
+
+  private static void drain(CsiClient csi) {
+    csi.controller()
+        .listVolumes(ListVolumesRequest.getDefaultInstance())
+        .getEntriesList()
+        .forEach(e -> delete(csi, e.getVolume().getVolumeId()));
+  }
+
+  private static String create(CsiClient csi, String name, VolumeCapability capability) {
+    return create(csi, name, capability, 16 * MIB);
+  }
+
+  private static String create(
+      CsiClient csi, String name, VolumeCapability capability, long bytes) {
+    return csi.controller()
+        .createVolume(
+            CreateVolumeRequest.newBuilder()
+                .setName(name)
+                .setCapacityRange(CapacityRange.newBuilder().setRequiredBytes(bytes))
+                .addVolumeCapabilities(capability)
+                .build())
+        .getVolume()
+        .getVolumeId();
+  }
+
+  private static void delete(CsiClient csi, String id) {
+    csi.controller().deleteVolume(DeleteVolumeRequest.newBuilder().setVolumeId(id).build());
+  }
+
+  private static double percentile(List<Long> nanos, int p) {
+    List<Long> sorted = new ArrayList<>(nanos);
+    Collections.sort(sorted);
+    int index = Math.min(sorted.size() - 1, (int) Math.ceil(p / 100.0 * sorted.size()) - 1);
+    return sorted.get(Math.max(0, index)) / 1e6;
+  }
+}
