@@ -47,14 +47,23 @@ public final class Filesystems {
   }
 
   /**
-   * Creates a filesystem without discarding first: the image is a fresh sparse file, so a discard
-   * pass would only cost time.
+   * Creates a filesystem on a blank device. The image is a fresh sparse file that reads as zeros,
+   * so neither a discard pass nor zeroing the ext4 journal and inode tables is needed; zeroing
+   * would allocate the blocks (about 64 MiB of every 10 GiB volume) and defeat thin volumes.
    */
   public void format(Path device, FsType type) {
     List<String> argv =
         switch (type) {
           case EXT4 ->
-              List.of("mkfs.ext4", "-q", "-F", "-m", "0", "-E", "nodiscard", device.toString());
+              List.of(
+                  "mkfs.ext4",
+                  "-q",
+                  "-F",
+                  "-m",
+                  "0",
+                  "-E",
+                  "nodiscard,lazy_itable_init=1,lazy_journal_init=1",
+                  device.toString());
           case XFS -> List.of("mkfs.xfs", "-q", "-f", "-K", device.toString());
         };
     runner.run(LONG_TIMEOUT, argv);

@@ -20,8 +20,10 @@ import csi.v1.VolumeUsage;
 import io.grpc.Status;
 import io.thinvol.driver.DriverHarness;
 import io.thinvol.driver.client.Capabilities;
+import io.thinvol.driver.host.FileStats;
 import io.thinvol.driver.host.MountTable;
 import io.thinvol.driver.host.Privileges;
+import io.thinvol.driver.host.ProcessCommandRunner;
 import io.thinvol.driver.preflight.DataFiles;
 import java.io.IOException;
 import java.nio.file.FileSystemException;
@@ -58,6 +60,10 @@ class MountLifecycleTest {
     assertThat(MountTable.read().at(driver.staging("origin")).orElseThrow().fsType()).isEqualTo(fs);
     assertThat(MountTable.read().at(driver.staging("origin")).orElseThrow().mountOptions())
         .contains("noatime");
+    Path image = driver.dataDir().resolve("volumes").resolve(id).resolve("disk.img");
+    assertThat(new FileStats(new ProcessCommandRunner()).allocatedBytes(image))
+        .as("a fresh %s volume of 512 MiB stays thin after mkfs", fs)
+        .isLessThan(fs.equals("ext4") ? 8 * MIB : 72 * MIB); // xfs writes its 64 MiB log
 
     String checksum = DataFiles.writeRandom(driver.target("origin").resolve("data.bin"), 32 * MIB);
     NodeGetVolumeStatsResponse stats = stats(id, driver.target("origin"));
