@@ -2,12 +2,6 @@ package io.thinvol.driver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import csi.v1.CapacityRange;
-import csi.v1.CreateVolumeRequest;
-import csi.v1.NodePublishVolumeRequest;
-import csi.v1.NodeStageVolumeRequest;
-import csi.v1.NodeUnpublishVolumeRequest;
-import csi.v1.NodeUnstageVolumeRequest;
 import csi.v1.VolumeCapability;
 import io.thinvol.driver.client.CsiClient;
 import io.thinvol.driver.config.DriverConfig;
@@ -93,61 +87,24 @@ public final class DriverHarness implements AutoCloseable {
   }
 
   public String create(String name, long bytes, VolumeCapability capability) {
-    return client
-        .controller()
-        .createVolume(
-            CreateVolumeRequest.newBuilder()
-                .setName(name)
-                .setCapacityRange(CapacityRange.newBuilder().setRequiredBytes(bytes))
-                .addVolumeCapabilities(capability)
-                .build())
-        .getVolume()
-        .getVolumeId();
+    return client.createVolume(name, bytes, capability, null);
   }
 
   public void stage(String volumeId, Path staging, VolumeCapability capability) {
-    client
-        .node()
-        .nodeStageVolume(
-            NodeStageVolumeRequest.newBuilder()
-                .setVolumeId(volumeId)
-                .setStagingTargetPath(staging.toString())
-                .setVolumeCapability(capability)
-                .build());
+    client.stage(volumeId, staging, capability);
   }
 
   public void publish(
       String volumeId, Path staging, Path target, VolumeCapability capability, boolean readOnly) {
-    client
-        .node()
-        .nodePublishVolume(
-            NodePublishVolumeRequest.newBuilder()
-                .setVolumeId(volumeId)
-                .setStagingTargetPath(staging.toString())
-                .setTargetPath(target.toString())
-                .setVolumeCapability(capability)
-                .setReadonly(readOnly)
-                .build());
+    client.publish(volumeId, staging, target, capability, readOnly);
   }
 
   public void unpublish(String volumeId, Path target) {
-    client
-        .node()
-        .nodeUnpublishVolume(
-            NodeUnpublishVolumeRequest.newBuilder()
-                .setVolumeId(volumeId)
-                .setTargetPath(target.toString())
-                .build());
+    client.unpublish(volumeId, target);
   }
 
   public void unstage(String volumeId, Path staging) {
-    client
-        .node()
-        .nodeUnstageVolume(
-            NodeUnstageVolumeRequest.newBuilder()
-                .setVolumeId(volumeId)
-                .setStagingTargetPath(staging.toString())
-                .build());
+    client.unstage(volumeId, staging);
   }
 
   @Override

@@ -1,15 +1,27 @@
 package io.thinvol.driver.client;
 
+import csi.v1.CapacityRange;
 import csi.v1.ControllerGrpc;
+import csi.v1.CreateVolumeRequest;
+import csi.v1.DeleteVolumeRequest;
 import csi.v1.IdentityGrpc;
 import csi.v1.NodeGrpc;
+import csi.v1.NodePublishVolumeRequest;
+import csi.v1.NodeStageVolumeRequest;
+import csi.v1.NodeUnpublishVolumeRequest;
+import csi.v1.NodeUnstageVolumeRequest;
+import csi.v1.VolumeCapability;
+import csi.v1.VolumeContentSource;
 import io.grpc.ManagedChannel;
 import io.netty.channel.EventLoopGroup;
 import io.thinvol.driver.server.UnixSockets;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
-/** Blocking CSI stubs over one unix-socket channel (preflight, tests, benchmarks). */
+/**
+ * Blocking CSI stubs over one unix-socket channel, with the volume lifecycle calls spelled out once
+ * for the preflight, the tests and the benchmarks.
+ */
 public final class CsiClient implements AutoCloseable {
 
   private final EventLoopGroup eventLoops;
@@ -40,6 +52,61 @@ public final class CsiClient implements AutoCloseable {
 
   public ManagedChannel channel() {
     return channel;
+  }
+
+  /** CreateVolume with a required size; {@code source} may be null. Returns the volume id. */
+  public String createVolume(
+      String name, long bytes, VolumeCapability capability, VolumeContentSource source) {
+    CreateVolumeRequest.Builder request =
+        CreateVolumeRequest.newBuilder()
+            .setName(name)
+            .setCapacityRange(CapacityRange.newBuilder().setRequiredBytes(bytes))
+            .addVolumeCapabilities(capability);
+    if (source != null) {
+      request.setVolumeContentSource(source);
+    }
+    return controller.createVolume(request.build()).getVolume().getVolumeId();
+  }
+
+  public void deleteVolume(String volumeId) {
+    controller.deleteVolume(DeleteVolumeRequest.newBuilder().setVolumeId(volumeId).build());
+  }
+
+  public void stage(String volumeId, Path staging, VolumeCapability capability) {
+    node.nodeStageVolume(
+        NodeStageVolumeRequest.newBuilder()
+            .setVolumeId(volumeId)
+            .setStagingTargetPath(staging.toString())
+            .setVolumeCapability(capability)
+            .build());
+  }
+
+  public void unstage(String volumeId, Path staging) {
+    node.nodeUnstageVolume(
+        NodeUnstageVolumeRequest.newBuilder()
+            .setVolumeId(volumeId)
+            .setStagingTargetPath(staging.toString())
+            .build());
+  }
+
+  public void publish(
+      String volumeId, Path staging, Path target, VolumeCapability capability, boolean readOnly) {
+    node.nodePublishVolume(
+        NodePublishVolumeRequest.newBuilder()
+            .setVolumeId(volumeId)
+            .setStagingTargetPath(staging.toString())
+            .setTargetPath(target.toString())
+            .setVolumeCapability(capability)
+            .setReadonly(readOnly)
+            .build());
+  }
+
+  public void unpublish(String volumeId, Path target) {
+    node.nodeUnpublishVolume(
+        NodeUnpublishVolumeRequest.newBuilder()
+            .setVolumeId(volumeId)
+            .setTargetPath(target.toString())
+            .build());
   }
 
   @Override

@@ -1,13 +1,11 @@
 package io.thinvol.driver.core;
 
-import io.thinvol.driver.host.FsType;
 import io.thinvol.driver.host.FsUsage;
 import io.thinvol.driver.host.HostCommandException;
 import io.thinvol.driver.host.HostTools;
 import io.thinvol.driver.host.LoopDevice;
 import io.thinvol.driver.host.MountEntry;
 import io.thinvol.driver.host.MountTable;
-import io.thinvol.driver.host.Privileges;
 import io.thinvol.driver.store.AccessType;
 import io.thinvol.driver.store.DataLayout;
 import io.thinvol.driver.store.VolumeRecord;
@@ -36,6 +34,7 @@ public final class NodeManager {
   private final VolumeManager volumes;
   private final HostTools host;
   private final OperationLocks locks;
+  private final VolumeFilesystems filesystems;
 
   public NodeManager(
       DataLayout layout, VolumeManager volumes, HostTools host, OperationLocks locks) {
@@ -43,6 +42,7 @@ public final class NodeManager {
     this.volumes = volumes;
     this.host = host;
     this.locks = locks;
+    this.filesystems = new VolumeFilesystems(volumes, host);
   }
 
   /** How the CO wants to use the volume on this node. */
@@ -58,7 +58,7 @@ public final class NodeManager {
           volume,
           device -> {
             if (volume.accessType() == AccessType.MOUNT) {
-              ensureMounted(volume, device, stagingPath, usage.mountFlags());
+              filesystems.ensureMounted(volume, device, stagingPath, usage.mountFlags());
             }
             log.info("staged volume {} at {} ({})", volumeId, stagingPath, device.path());
           });
@@ -115,7 +115,7 @@ public final class NodeManager {
     String volumeId = volume.id();
     MountTable table =
         volume.accessType() == AccessType.MOUNT
-            ? ensureMounted(volume, device, stagingPath, usage.mountFlags())
+            ? filesystems.ensureMounted(volume, device, stagingPath, usage.mountFlags())
             : host.mountTable();
     Optional<MountEntry> present = table.at(targetPath);
     if (present.isPresent()) {
@@ -248,7 +248,7 @@ public final class NodeManager {
                         () ->
                             CsiException.failedPrecondition(
                                 "volume %s has no mounted filesystem on this node", volumeId));
-        growFilesystem(volume, device, mountPoint);
+        filesystems.grow(volume, device, mountPoint);
       }
       return host.loops().sizeBytes(device);
     }
@@ -295,88 +295,6 @@ public final class NodeManager {
           "the image file of volume %s is missing (%s)", volumeId, layout.volumeImage(volumeId));
     }
     return volume;
-  }
-
-  /**
-   * Mounts the volume's filesystem at the staging path, creating it on first use. A pending growth
-   * of ext4 is done before mounting (offline, no special privilege needed); xfs can only grow
-   * mounted.
-   */
-  private MountTable ensureMounted(
-      VolumeRecord volume, LoopDevice device, Path stagingPath, List<String> flags) {
-    MountTable table = host.mountTable();
-    Optional<MountEntry> present = table.at(stagingPath);
-    if (present.isPresent()) {
-      if (!present.get().majorMinor().equals(device.majorMinor())) {
-        throw CsiException.alreadyExists(
-            "staging path %s already has another device mounted (%s)",
-            stagingPath, present.get().source());
-      }
-    } else {
-      FsType fs = fsType(volume);
-      Optional<String> found = host.filesystems().probe(device);
-      if (found.isEmpty()) {
-        host.filesystems().format(device.path(), fs);
-      } else if (!found.get().equals(fs.id())) {
-        throw CsiException.failedPrecondition(
-            "volume %s should hold %s but its device holds %s; refusing to mount or format it",
-            volume.id(), fs.id(), found.get());
-      } else if (fs == FsType.EXT4 && volume.growFilesystemPending()) {
-        host.loops().refreshSize(device);
-        host.filesystems().growExt4Offline(device.path());
-        volume = recordGrown(volume);
-      }
-      try {
-        Files.createDirectories(stagingPath);
-      } catch (IOException e) {
-        throw CsiException.internal("cannot create " + stagingPath + ": " + e.getMessage(), e);
-      }
-      List<String> options = new ArrayList<>(fs.requiredMountOptions());
-      options.addAll(flags);
-      host.mounts().mount(device.path(), stagingPath, fs.id(), options);
-      table = host.mountTable();
-    }
-    if (volume.growFilesystemPending()) {
-      growFilesystem(volume, device, stagingPath);
-    }
-    return table;
-  }
-
-  private void growFilesystem(VolumeRecord volume, LoopDevice device, Path mountPoint) {
-    FsType fs = fsType(volume);
-    if (fs == FsType.EXT4 && !Privileges.canResizeExt4Online()) {
-      throw CsiException.failedPrecondition(
-          "growing the mounted ext4 filesystem of volume %s needs CAP_SYS_RESOURCE, which the"
-              + " driver lacks; run the driver container privileged, or unstage and stage the"
-              + " volume again to grow it offline",
-          volume.id());
-    }
-    host.loops().refreshSize(device);
-    host.filesystems().growOnline(fs, device.path(), mountPoint);
-    recordGrown(volume);
-  }
-
-  private VolumeRecord recordGrown(VolumeRecord volume) {
-    VolumeRecord current = volumes.requireVolume(volume.id());
-    if (!current.growFilesystemPending()) {
-      return current;
-    }
-    VolumeRecord grown = current.withGrowFilesystemPending(false);
-    try {
-      volumes.catalog().update(grown);
-    } catch (IOException e) {
-      throw CsiException.internal("cannot record the grown filesystem of " + volume.id(), e);
-    }
-    return grown;
-  }
-
-  private static FsType fsType(VolumeRecord volume) {
-    return FsType.parse(volume.fsType())
-        .orElseThrow(
-            () ->
-                CsiException.internal(
-                    "volume " + volume.id() + " has an unknown filesystem " + volume.fsType(),
-                    null));
   }
 
   /** Whether a mount is the volume's filesystem or one of its device nodes. */

@@ -179,12 +179,7 @@ public final class VolumeManager {
       log.info("created volume {} ('{}', {} bytes, {})", id, spec.name(), size, spec.accessType());
       return record;
     } catch (IOException | RuntimeException e) {
-      discard(assembled);
-      if (e instanceof CsiException csi) {
-        throw csi;
-      }
-      throw CsiException.internal(
-          "cannot create volume '" + spec.name() + "': " + e.getMessage(), e);
+      throw abandon(assembled, "volume '" + spec.name() + "'", e);
     }
   }
 
@@ -294,12 +289,7 @@ public final class VolumeManager {
           log.info("created snapshot {} ('{}') of volume {}", id, name, source.id());
           return record;
         } catch (IOException | RuntimeException e) {
-          discard(assembled);
-          if (e instanceof CsiException csi) {
-            throw csi;
-          }
-          throw CsiException.internal(
-              "cannot create snapshot '" + name + "': " + e.getMessage(), e);
+          throw abandon(assembled, "snapshot '" + name + "'", e);
         }
       }
     }
@@ -380,11 +370,15 @@ public final class VolumeManager {
     }
   }
 
-  private static void discard(Path assembled) {
+  /** Removes a half-assembled directory and says why the creation failed. */
+  private static CsiException abandon(Path assembled, String what, Exception cause) {
     try {
       Catalog.removeTree(assembled);
     } catch (IOException e) {
       log.warn("cannot remove {}: {}", assembled, e.getMessage());
     }
+    return cause instanceof CsiException csi
+        ? csi
+        : CsiException.internal("cannot create " + what + ": " + cause.getMessage(), cause);
   }
 }

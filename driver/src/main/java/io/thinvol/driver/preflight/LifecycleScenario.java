@@ -3,17 +3,11 @@ package io.thinvol.driver.preflight;
 import csi.v1.CapacityRange;
 import csi.v1.ControllerExpandVolumeRequest;
 import csi.v1.CreateSnapshotRequest;
-import csi.v1.CreateVolumeRequest;
 import csi.v1.DeleteSnapshotRequest;
-import csi.v1.DeleteVolumeRequest;
 import csi.v1.GetPluginInfoRequest;
 import csi.v1.NodeExpandVolumeRequest;
 import csi.v1.NodeGetVolumeStatsRequest;
 import csi.v1.NodeGetVolumeStatsResponse;
-import csi.v1.NodePublishVolumeRequest;
-import csi.v1.NodeStageVolumeRequest;
-import csi.v1.NodeUnpublishVolumeRequest;
-import csi.v1.NodeUnstageVolumeRequest;
 import csi.v1.ProbeRequest;
 import csi.v1.VolumeCapability;
 import csi.v1.VolumeContentSource;
@@ -232,61 +226,20 @@ final class LifecycleScenario {
 
   private String create(
       String slot, long bytes, VolumeCapability capability, VolumeContentSource source) {
-    CreateVolumeRequest.Builder request =
-        CreateVolumeRequest.newBuilder()
-            .setName("preflight-" + slot)
-            .setCapacityRange(CapacityRange.newBuilder().setRequiredBytes(bytes))
-            .addVolumeCapabilities(capability);
-    if (source != null) {
-      request.setVolumeContentSource(source);
-    }
-    String id = csi.controller().createVolume(request.build()).getVolume().getVolumeId();
-    undo.put(
-        "create:" + slot,
-        () ->
-            csi.controller()
-                .deleteVolume(DeleteVolumeRequest.newBuilder().setVolumeId(id).build()));
+    String id = csi.createVolume("preflight-" + slot, bytes, capability, source);
+    undo.put("create:" + slot, () -> csi.deleteVolume(id));
     return id;
   }
 
   private String stage(String id, String slot, VolumeCapability capability) {
-    csi.node()
-        .nodeStageVolume(
-            NodeStageVolumeRequest.newBuilder()
-                .setVolumeId(id)
-                .setStagingTargetPath(staging(slot).toString())
-                .setVolumeCapability(capability)
-                .build());
-    undo.put(
-        "stage:" + slot,
-        () ->
-            csi.node()
-                .nodeUnstageVolume(
-                    NodeUnstageVolumeRequest.newBuilder()
-                        .setVolumeId(id)
-                        .setStagingTargetPath(staging(slot).toString())
-                        .build()));
+    csi.stage(id, staging(slot), capability);
+    undo.put("stage:" + slot, () -> csi.unstage(id, staging(slot)));
     return staging(slot).toString();
   }
 
   private String publish(String id, String slot, VolumeCapability capability) {
-    csi.node()
-        .nodePublishVolume(
-            NodePublishVolumeRequest.newBuilder()
-                .setVolumeId(id)
-                .setStagingTargetPath(staging(slot).toString())
-                .setTargetPath(target(slot).toString())
-                .setVolumeCapability(capability)
-                .build());
-    undo.put(
-        "publish:" + slot,
-        () ->
-            csi.node()
-                .nodeUnpublishVolume(
-                    NodeUnpublishVolumeRequest.newBuilder()
-                        .setVolumeId(id)
-                        .setTargetPath(target(slot).toString())
-                        .build()));
+    csi.publish(id, staging(slot), target(slot), capability, false);
+    undo.put("publish:" + slot, () -> csi.unpublish(id, target(slot)));
     return target(slot).toString();
   }
 

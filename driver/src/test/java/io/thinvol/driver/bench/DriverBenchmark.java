@@ -1,14 +1,7 @@
 package io.thinvol.driver.bench;
 
-import csi.v1.CapacityRange;
-import csi.v1.CreateVolumeRequest;
-import csi.v1.DeleteVolumeRequest;
 import csi.v1.ListVolumesRequest;
 import csi.v1.NodeGetCapabilitiesRequest;
-import csi.v1.NodePublishVolumeRequest;
-import csi.v1.NodeStageVolumeRequest;
-import csi.v1.NodeUnpublishVolumeRequest;
-import csi.v1.NodeUnstageVolumeRequest;
 import csi.v1.VolumeCapability;
 import io.thinvol.driver.client.Capabilities;
 import io.thinvol.driver.client.CsiClient;
@@ -121,22 +114,9 @@ public final class DriverBenchmark {
       Path staging = work.resolve("staging-" + i);
       Path target = work.resolve("target-" + i);
       long t0 = System.nanoTime();
-      csi.node()
-          .nodeStageVolume(
-              NodeStageVolumeRequest.newBuilder()
-                  .setVolumeId(id)
-                  .setStagingTargetPath(staging.toString())
-                  .setVolumeCapability(ext4)
-                  .build());
+      csi.stage(id, staging, ext4);
       long t1 = System.nanoTime();
-      csi.node()
-          .nodePublishVolume(
-              NodePublishVolumeRequest.newBuilder()
-                  .setVolumeId(id)
-                  .setStagingTargetPath(staging.toString())
-                  .setTargetPath(target.toString())
-                  .setVolumeCapability(ext4)
-                  .build());
+      csi.publish(id, staging, target, ext4, false);
       long t2 = System.nanoTime();
       if (i >= 3) { // the first rounds warm up the JIT and the page cache
         stage.add(t1 - t0);
@@ -144,18 +124,8 @@ public final class DriverBenchmark {
         rawStage.add(raw[0]);
         rawPublish.add(raw[1]);
       }
-      csi.node()
-          .nodeUnpublishVolume(
-              NodeUnpublishVolumeRequest.newBuilder()
-                  .setVolumeId(id)
-                  .setTargetPath(target.toString())
-                  .build());
-      csi.node()
-          .nodeUnstageVolume(
-              NodeUnstageVolumeRequest.newBuilder()
-                  .setVolumeId(id)
-                  .setStagingTargetPath(staging.toString())
-                  .build());
+      csi.unpublish(id, target);
+      csi.unstage(id, staging);
       delete(csi, id);
     }
     report("stage", stage);
@@ -203,19 +173,11 @@ public final class DriverBenchmark {
 
   private static String create(
       CsiClient csi, String name, VolumeCapability capability, long bytes) {
-    return csi.controller()
-        .createVolume(
-            CreateVolumeRequest.newBuilder()
-                .setName(name)
-                .setCapacityRange(CapacityRange.newBuilder().setRequiredBytes(bytes))
-                .addVolumeCapabilities(capability)
-                .build())
-        .getVolume()
-        .getVolumeId();
+    return csi.createVolume(name, bytes, capability, null);
   }
 
   private static void delete(CsiClient csi, String id) {
-    csi.controller().deleteVolume(DeleteVolumeRequest.newBuilder().setVolumeId(id).build());
+    csi.deleteVolume(id);
   }
 
   private static double percentile(List<Long> nanos, int p) {

@@ -2,14 +2,7 @@ package io.thinvol.driver.csi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import csi.v1.CapacityRange;
-import csi.v1.CreateVolumeRequest;
-import csi.v1.DeleteVolumeRequest;
 import csi.v1.ListVolumesRequest;
-import csi.v1.NodePublishVolumeRequest;
-import csi.v1.NodeStageVolumeRequest;
-import csi.v1.NodeUnpublishVolumeRequest;
-import csi.v1.NodeUnstageVolumeRequest;
 import csi.v1.VolumeCapability;
 import io.thinvol.driver.DriverProcess;
 import io.thinvol.driver.client.Capabilities;
@@ -80,7 +73,7 @@ class RestartTest {
               e -> assertThat(e.getStatus().getPublishedNodeIdsList()).containsExactly("node-a"));
       assertThat(DataFiles.sha256(target("fs").resolve("data.bin"))).isEqualTo(fsData);
       unpublishAndUnstage(csi, fsId, "fs");
-      csi.controller().deleteVolume(DeleteVolumeRequest.newBuilder().setVolumeId(fsId).build());
+      csi.deleteVolume(fsId);
 
       // A reboot: every mount and loop device is gone, the data dir is not.
       assertThat(HostCleanup.release(root.resolve("pods"))).isNotEmpty();
@@ -91,7 +84,7 @@ class RestartTest {
       stageAndPublish(csi, blockId, "block", BLOCK);
       assertThat(DataFiles.sha256Prefix(target("block"), 8 * MIB)).isEqualTo(blockData);
       unpublishAndUnstage(csi, blockId, "block");
-      csi.controller().deleteVolume(DeleteVolumeRequest.newBuilder().setVolumeId(blockId).build());
+      csi.deleteVolume(blockId);
       assertThat(
               csi.controller()
                   .listVolumes(ListVolumesRequest.getDefaultInstance())
@@ -111,7 +104,7 @@ class RestartTest {
       stageAndPublish(csi, id, "fs", EXT4);
       assertThat(DataFiles.sha256(target("fs").resolve("data.bin"))).isEqualTo(data);
       unpublishAndUnstage(csi, id, "fs");
-      csi.controller().deleteVolume(DeleteVolumeRequest.newBuilder().setVolumeId(id).build());
+      csi.deleteVolume(id);
     }
   }
 
@@ -128,47 +121,16 @@ class RestartTest {
   }
 
   private static String create(CsiClient csi, String name, VolumeCapability capability) {
-    return csi.controller()
-        .createVolume(
-            CreateVolumeRequest.newBuilder()
-                .setName(name)
-                .setCapacityRange(CapacityRange.newBuilder().setRequiredBytes(32 * MIB))
-                .addVolumeCapabilities(capability)
-                .build())
-        .getVolume()
-        .getVolumeId();
+    return csi.createVolume(name, 32 * MIB, capability, null);
   }
 
   private void stageAndPublish(CsiClient csi, String id, String slot, VolumeCapability capability) {
-    csi.node()
-        .nodeStageVolume(
-            NodeStageVolumeRequest.newBuilder()
-                .setVolumeId(id)
-                .setStagingTargetPath(staging(slot).toString())
-                .setVolumeCapability(capability)
-                .build());
-    csi.node()
-        .nodePublishVolume(
-            NodePublishVolumeRequest.newBuilder()
-                .setVolumeId(id)
-                .setStagingTargetPath(staging(slot).toString())
-                .setTargetPath(target(slot).toString())
-                .setVolumeCapability(capability)
-                .build());
+    csi.stage(id, staging(slot), capability);
+    csi.publish(id, staging(slot), target(slot), capability, false);
   }
 
   private void unpublishAndUnstage(CsiClient csi, String id, String slot) {
-    csi.node()
-        .nodeUnpublishVolume(
-            NodeUnpublishVolumeRequest.newBuilder()
-                .setVolumeId(id)
-                .setTargetPath(target(slot).toString())
-                .build());
-    csi.node()
-        .nodeUnstageVolume(
-            NodeUnstageVolumeRequest.newBuilder()
-                .setVolumeId(id)
-                .setStagingTargetPath(staging(slot).toString())
-                .build());
+    csi.unpublish(id, target(slot));
+    csi.unstage(id, staging(slot));
   }
 }
