@@ -157,8 +157,10 @@ final class Requests {
       total += flag.length();
       if (flag.isEmpty() || flag.chars().anyMatch(c -> c <= ' ' || c == ',' || c == 0x7f)) {
         throw CsiException.invalidArgument(
-            "%s.mount.mount_flags holds '%s'; each flag is one option without spaces or commas",
-            field, shown(flag));
+            "%s.mount.mount_flags holds an empty flag or one with spaces, commas or control"
+                + " characters; each flag is one mount option (the value is not shown: mount"
+                + " flags may be sensitive)",
+            field);
       }
     }
     if (total > MAX_MOUNT_FLAGS_BYTES) {

@@ -83,7 +83,10 @@ public final class ProcessCommandRunner implements CommandRunner {
       watchdog.cancel(false);
       if (timedOut.get()) {
         throw new HostCommandException(
-            String.join(" ", argv) + " did not finish within " + timeout.toSeconds() + "s; killed");
+            CommandResult.shown(argv)
+                + " did not finish within "
+                + timeout.toSeconds()
+                + "s; killed");
       }
       CommandResult result =
           new CommandResult(
@@ -92,13 +95,17 @@ public final class ProcessCommandRunner implements CommandRunner {
               stdout,
               stderr.get(5, TimeUnit.SECONDS),
               Duration.ofNanos(System.nanoTime() - start));
-      log.debug("{} -> {} in {} ms", argv, result.exitCode(), result.elapsed().toMillis());
+      log.debug(
+          "{} -> {} in {} ms",
+          CommandResult.shown(argv),
+          result.exitCode(),
+          result.elapsed().toMillis());
       return result;
     } catch (InterruptedException e) {
       watchdog.cancel(false);
       process.destroyForcibly();
       Thread.currentThread().interrupt();
-      throw new HostCommandException(String.join(" ", argv) + " was interrupted", e);
+      throw new HostCommandException(CommandResult.shown(argv) + " was interrupted", e);
     } catch (ExecutionException | TimeoutException | IOException e) {
       watchdog.cancel(false);
       process.destroyForcibly();

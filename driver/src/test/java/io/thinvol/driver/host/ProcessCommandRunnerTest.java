@@ -59,4 +59,21 @@ class ProcessCommandRunnerTest {
         .isInstanceOf(HostCommandException.class)
         .hasMessageContaining("cannot start no-such-program-xyz");
   }
+
+  @Test
+  void mountOptionsAreMaskedWhereverACommandIsShown() {
+    assertThat(
+            CommandResult.shown(
+                List.of("mount", "-t", "ext4", "-o", "user=me,pass=s3cret", "/dev/loop0", "/m")))
+        .isEqualTo("mount -t ext4 -o <options> /dev/loop0 /m")
+        .doesNotContain("s3cret");
+    assertThatThrownBy(
+            () ->
+                runner.run(
+                    Duration.ofSeconds(5),
+                    List.of("mount", "-o", "pass=s3cret", "/nonexistent", "/nowhere")))
+        .isInstanceOf(HostCommandException.class)
+        .message()
+        .doesNotContain("s3cret");
+  }
 }
