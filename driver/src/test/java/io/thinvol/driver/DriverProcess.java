@@ -64,12 +64,18 @@ public final class DriverProcess implements AutoCloseable {
     process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
   }
 
+  /** SIGTERM: the driver shuts down gracefully (SIGKILL after 30 s). */
   @Override
-  public void close() throws InterruptedException {
+  public void close() {
     client.close();
     process.destroy();
-    if (!process.waitFor(30, TimeUnit.SECONDS)) {
-      process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+    try {
+      if (!process.waitFor(30, TimeUnit.SECONDS)) {
+        process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      process.destroyForcibly();
+      Thread.currentThread().interrupt();
     }
   }
 }
