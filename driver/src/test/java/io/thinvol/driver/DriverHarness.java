@@ -3,7 +3,9 @@ package io.thinvol.driver;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import csi.v1.VolumeCapability;
+import io.thinvol.driver.client.AddonsClient;
 import io.thinvol.driver.client.CsiClient;
+import io.thinvol.driver.config.AddonsConfig;
 import io.thinvol.driver.config.DriverConfig;
 import io.thinvol.driver.host.HostCleanup;
 import io.thinvol.driver.server.Driver;
@@ -25,8 +27,10 @@ public final class DriverHarness implements AutoCloseable {
   private final Path root;
   private final Path dataDir;
   private final DriverConfig config;
+  private final GatedRunner runner = new GatedRunner("fstrim");
   private Driver driver;
   private CsiClient client;
+  private AddonsClient addons;
 
   public DriverHarness() throws IOException {
     this(Files.createTempDirectory("thinvol-test-"));
@@ -48,14 +52,28 @@ public final class DriverHarness implements AutoCloseable {
   }
 
   public void start() throws IOException {
-    driver = Driver.start(config);
+    driver =
+        Driver.start(
+            config, AddonsConfig.socketOnly("unix://" + root.resolve("addons.sock")), null, runner);
     client = new CsiClient(root.resolve("csi.sock"));
+    addons = new AddonsClient(root.resolve("addons.sock"));
   }
 
   /** Stops the driver (as a crash would, but without killing the test JVM). */
   public void stop() {
     client.close();
+    addons.close();
     driver.close();
+  }
+
+  /** The CSI-Addons services (identity, ReclaimSpace) on the addons socket. */
+  public AddonsClient addons() {
+    return addons;
+  }
+
+  /** Controls the driver's {@code fstrim} runs. */
+  public GatedRunner trims() {
+    return runner;
   }
 
   public CsiClient csi() {

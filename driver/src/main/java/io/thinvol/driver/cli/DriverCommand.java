@@ -1,10 +1,16 @@
 package io.thinvol.driver.cli;
 
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.thinvol.driver.auth.KubernetesTokenVerifier;
+import io.thinvol.driver.config.AddonsConfig;
 import io.thinvol.driver.config.DriverConfig;
 import io.thinvol.driver.server.Driver;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -62,6 +68,45 @@ public final class DriverCommand implements Callable<Integer> {
   double overprovisionRatio;
 
   @Option(
+      names = "--addons-endpoint",
+      defaultValue = "${env:CSI_ADDONS_ENDPOINT:-unix:///csi/csi-addons.sock}",
+      description =
+          "CSI-Addons socket for a local csi-addons sidecar, 'none' for none (env"
+              + " CSI_ADDONS_ENDPOINT). Default: ${DEFAULT-VALUE}")
+  String addonsEndpoint;
+
+  @Option(
+      names = "--addons-port",
+      defaultValue = "${env:THINVOL_ADDONS_PORT:-9070}",
+      description =
+          "TLS port of the CSI-Addons services for the operator, 0 for none (env"
+              + " THINVOL_ADDONS_PORT). Default: ${DEFAULT-VALUE}")
+  int addonsPort;
+
+  @Option(
+      names = "--addons-tls-cert",
+      defaultValue = "${env:THINVOL_ADDONS_TLS_CERT:-/etc/thinvol/tls/tls.crt}",
+      description = "PEM certificate of the TLS port. Default: ${DEFAULT-VALUE}")
+  Path addonsTlsCert;
+
+  @Option(
+      names = "--addons-tls-key",
+      defaultValue = "${env:THINVOL_ADDONS_TLS_KEY:-/etc/thinvol/tls/tls.key}",
+      description = "PEM (PKCS#8) key of the TLS port. Default: ${DEFAULT-VALUE}")
+  Path addonsTlsKey;
+
+  @Option(
+      names = "--addons-allowed-serviceaccounts",
+      split = ",",
+      defaultValue =
+          "${env:THINVOL_ADDONS_ALLOWED_SERVICEACCOUNTS:-${env:POD_NAMESPACE:-thinvol-system}:thinvol-operator}",
+      description =
+          "ServiceAccounts (namespace:name, comma-separated) whose tokens the TLS port accepts"
+              + " (env THINVOL_ADDONS_ALLOWED_SERVICEACCOUNTS). Default: the operator's,"
+              + " ${DEFAULT-VALUE}")
+  List<String> addonsAllowedServiceAccounts;
+
+  @Option(
       names = "--log-level",
       defaultValue = "${env:THINVOL_LOG_LEVEL:-INFO}",
       description =
@@ -89,10 +134,37 @@ public final class DriverCommand implements Callable<Integer> {
         config.driverName(),
         config.nodeId(),
         config.dataDir());
-    Driver driver = Driver.start(config);
+    AddonsConfig addons = addonsConfig();
+    Driver driver =
+        Driver.start(
+            config,
+            addons,
+            addons.port() > 0
+                ? new KubernetesTokenVerifier(new KubernetesClientBuilder().build())
+                : null);
     Runtime.getRuntime().addShutdownHook(new Thread(driver::close, "shutdown"));
     driver.awaitTermination();
     return 0;
+  }
+
+  AddonsConfig addonsConfig() {
+    if (addonsPort > 0) {
+      for (Path file : List.of(addonsTlsCert, addonsTlsKey)) {
+        if (!Files.isReadable(file)) {
+          throw new IllegalArgumentException(
+              "the TLS port needs "
+                  + file
+                  + " (mounted from the operator's Secret); pass --addons-tls-cert and"
+                  + " --addons-tls-key, or --addons-port=0 to serve no TLS port");
+        }
+      }
+    }
+    return new AddonsConfig(
+        "none".equals(addonsEndpoint) ? null : addonsEndpoint,
+        addonsPort,
+        addonsTlsCert,
+        addonsTlsKey,
+        Set.copyOf(addonsAllowedServiceAccounts));
   }
 
   static String hostName() {

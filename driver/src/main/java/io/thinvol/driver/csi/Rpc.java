@@ -1,10 +1,14 @@
 package io.thinvol.driver.csi;
 
+import io.grpc.Context;
+import io.grpc.Deadline;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import io.thinvol.driver.core.CsiException;
 import io.thinvol.driver.host.HostCommandException;
 import io.thinvol.driver.store.Ids;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,12 +55,31 @@ final class Rpc {
     }
   }
 
+  /**
+   * How long the work of this call may take: the caller's deadline (less a second to answer in
+   * time), at most {@code limit}. Commands get this as their timeout, so nothing outlives the call
+   * and keeps holding the volume's lock.
+   */
+  static Duration remaining(Duration limit) {
+    Deadline deadline = Context.current().getDeadline();
+    if (deadline == null) {
+      return limit;
+    }
+    long millis = deadline.timeRemaining(TimeUnit.MILLISECONDS) - 1_000;
+    if (millis <= 0) {
+      throw new CsiException(
+          Status.Code.DEADLINE_EXCEEDED, "the call's deadline leaves no time to do the work");
+    }
+    return Duration.ofMillis(Math.min(millis, limit.toMillis()));
+  }
+
   static Status toStatus(RuntimeException e) {
     if (e instanceof CsiException csi) {
       return Status.fromCode(csi.code()).withDescription(csi.getMessage());
     }
     if (e instanceof HostCommandException host) {
-      return Status.INTERNAL.withDescription("host command failed: " + host.getMessage());
+      return (host.isTimeout() ? Status.DEADLINE_EXCEEDED : Status.INTERNAL)
+          .withDescription("host command failed: " + host.getMessage());
     }
     return Status.INTERNAL.withDescription(
         "unexpected "

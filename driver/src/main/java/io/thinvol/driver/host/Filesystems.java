@@ -92,6 +92,11 @@ public final class Filesystems {
     runner.run(LONG_TIMEOUT, argv);
   }
 
+  /** Writes out the filesystem's dirty data and commits its journal (syncfs). */
+  public void sync(Path mountPoint, Duration timeout) {
+    runner.run(timeout, List.of("sync", "--file-system", mountPoint.toString()));
+  }
+
   public void freeze(Path mountPoint) {
     runner.run(PROBE_TIMEOUT, List.of("fsfreeze", "--freeze", mountPoint.toString()));
   }

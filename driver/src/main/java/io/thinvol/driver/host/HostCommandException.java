@@ -9,6 +9,19 @@ public class HostCommandException extends RuntimeException {
     this(message, (CommandResult) null);
   }
 
+  /** A command killed because it outlived its timeout. */
+  public static HostCommandException timedOut(String message) {
+    HostCommandException e = new HostCommandException(message);
+    e.timedOut = true;
+    return e;
+  }
+
+  private boolean timedOut;
+
+  public boolean isTimeout() {
+    return timedOut;
+  }
+
   public HostCommandException(String message, CommandResult result) {
     super(message);
     this.result = result;

@@ -14,6 +14,7 @@ public final class HostTools {
   private final Mounts mounts;
   private final Filesystems filesystems;
   private final FileStats stats;
+  private final Discards discards;
 
   public HostTools(CommandRunner runner) {
     this.runner = runner;
@@ -21,6 +22,7 @@ public final class HostTools {
     this.mounts = new Mounts(runner);
     this.filesystems = new Filesystems(runner);
     this.stats = new FileStats(runner);
+    this.discards = new Discards(runner);
   }
 
   public LoopDevices loops() {
@@ -37,6 +39,10 @@ public final class HostTools {
 
   public FileStats stats() {
     return stats;
+  }
+
+  public Discards discards() {
+    return discards;
   }
 
   public MountTable mountTable() {

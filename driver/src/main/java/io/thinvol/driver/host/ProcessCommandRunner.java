@@ -82,7 +82,7 @@ public final class ProcessCommandRunner implements CommandRunner {
       process.waitFor();
       watchdog.cancel(false);
       if (timedOut.get()) {
-        throw new HostCommandException(
+        throw HostCommandException.timedOut(
             CommandResult.shown(argv)
                 + " did not finish within "
                 + timeout.toSeconds()

@@ -2,8 +2,12 @@ package io.thinvol.driver.server;
 
 import io.grpc.BindableService;
 import io.grpc.Server;
+import io.grpc.ServerInterceptor;
+import io.grpc.ServerInterceptors;
+import io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.NettyServerBuilder;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.epoll.EpollServerSocketChannel;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,8 +20,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One gRPC server on a unix socket: a bounded executor (host commands block, so calls must not run
- * on Netty's event loop), and a graceful stop that lets calls in flight finish first.
+ * One gRPC server, on a unix socket or a TLS port: a bounded executor (host commands block, so
+ * calls must not run on Netty's event loop), and a graceful stop that lets calls in flight finish
+ * first.
  */
 public final class GrpcServer implements AutoCloseable {
 
@@ -26,27 +31,61 @@ public final class GrpcServer implements AutoCloseable {
   private static final int QUEUED_CALLS = 1024;
   private static final long GRACE_SECONDS = 30;
 
+  private final String where;
   private final Path socket;
   private final EventLoopGroup eventLoops;
   private final ThreadPoolExecutor executor;
   private final Server server;
 
   private GrpcServer(
-      Path socket, EventLoopGroup eventLoops, ThreadPoolExecutor executor, Server server) {
+      String where,
+      Path socket,
+      EventLoopGroup eventLoops,
+      ThreadPoolExecutor executor,
+      Server server) {
+    this.where = where;
     this.socket = socket;
     this.eventLoops = eventLoops;
     this.executor = executor;
     this.server = server;
   }
 
-  public static GrpcServer start(Path socket, List<BindableService> services) throws IOException {
+  /** Serves on a unix socket, replacing a stale socket file left by a crash. */
+  public static GrpcServer onSocket(Path socket, List<BindableService> services)
+      throws IOException {
     EventLoopGroup eventLoops = UnixSockets.eventLoops(1);
-    ThreadPoolExecutor executor = handlerPool();
-    NettyServerBuilder builder = UnixSockets.serverBuilder(socket, eventLoops).executor(executor);
+    NettyServerBuilder builder = UnixSockets.serverBuilder(socket, eventLoops);
     services.forEach(builder::addService);
-    Server server = builder.build().start();
-    log.info("serving {} services on unix://{}", services.size(), socket);
-    return new GrpcServer(socket, eventLoops, executor, server);
+    return start(builder, eventLoops, "unix://" + socket, socket);
+  }
+
+  /** Serves on a TCP port with TLS only; every call passes {@code interceptor} first. */
+  public static GrpcServer onTlsPort(
+      int port,
+      Path certificate,
+      Path key,
+      ServerInterceptor interceptor,
+      List<BindableService> services)
+      throws IOException {
+    EventLoopGroup eventLoops = UnixSockets.eventLoops(1);
+    NettyServerBuilder builder =
+        NettyServerBuilder.forPort(port)
+            .channelType(EpollServerSocketChannel.class)
+            .bossEventLoopGroup(eventLoops)
+            .workerEventLoopGroup(eventLoops)
+            .sslContext(GrpcSslContexts.forServer(certificate.toFile(), key.toFile()).build());
+    services.forEach(
+        service -> builder.addService(ServerInterceptors.intercept(service, interceptor)));
+    return start(builder, eventLoops, "tls://:" + port, null);
+  }
+
+  private static GrpcServer start(
+      NettyServerBuilder builder, EventLoopGroup eventLoops, String where, Path socket)
+      throws IOException {
+    ThreadPoolExecutor executor = handlerPool();
+    Server server = builder.executor(executor).build().start();
+    log.info("serving on {}", where);
+    return new GrpcServer(where, socket, eventLoops, executor, server);
   }
 
   private static ThreadPoolExecutor handlerPool() {
@@ -59,7 +98,7 @@ public final class GrpcServer implements AutoCloseable {
             TimeUnit.SECONDS,
             new ArrayBlockingQueue<>(QUEUED_CALLS),
             runnable -> {
-              Thread thread = new Thread(runnable, "csi-handler-" + count.incrementAndGet());
+              Thread thread = new Thread(runnable, "grpc-handler-" + count.incrementAndGet());
               thread.setDaemon(true);
               return thread;
             });
@@ -67,8 +106,9 @@ public final class GrpcServer implements AutoCloseable {
     return executor;
   }
 
-  public Path socket() {
-    return socket;
+  /** The port actually bound (for a TLS server started on port 0). */
+  public int port() {
+    return server.getPort();
   }
 
   public void awaitTermination() throws InterruptedException {
@@ -80,7 +120,7 @@ public final class GrpcServer implements AutoCloseable {
     server.shutdown();
     try {
       if (!server.awaitTermination(GRACE_SECONDS, TimeUnit.SECONDS)) {
-        log.warn("calls still running after {}s; cancelling them", GRACE_SECONDS);
+        log.warn("calls on {} still running after {}s; cancelling them", where, GRACE_SECONDS);
         server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
       }
     } catch (InterruptedException e) {
@@ -89,10 +129,12 @@ public final class GrpcServer implements AutoCloseable {
     }
     executor.shutdown();
     eventLoops.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
-    try {
-      Files.deleteIfExists(socket);
-    } catch (IOException e) {
-      log.warn("cannot remove socket {}: {}", socket, e.getMessage());
+    if (socket != null) {
+      try {
+        Files.deleteIfExists(socket);
+      } catch (IOException e) {
+        log.warn("cannot remove socket {}: {}", socket, e.getMessage());
+      }
     }
   }
 }

@@ -1,0 +1,15 @@
+package io.thinvol.driver.auth;
+
+import java.util.Optional;
+
+/** Who a bearer token belongs to, as the cluster sees it. */
+public interface TokenVerifier {
+
+  /**
+   * The username the token authenticates (for a ServiceAccount {@code
+   * system:serviceaccount:<namespace>:<name>}), or empty when the token is not valid.
+   *
+   * @throws IllegalStateException when the cluster cannot be asked
+   */
+  Optional<String> username(String token);
+}

@@ -1,0 +1,73 @@
+package io.thinvol.driver;
+
+import io.thinvol.driver.host.CommandResult;
+import io.thinvol.driver.host.CommandRunner;
+import io.thinvol.driver.host.ProcessCommandRunner;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The real runner, with two controls over one program (e.g. {@code fstrim}) so a test can keep a
+ * call in flight: {@link #hold()} makes it wait at a gate until {@link #release()}, {@link #hang()}
+ * replaces it by a command that never ends, so the real timeout has to kill it.
+ */
+public final class GatedRunner implements CommandRunner {
+
+  private final ProcessCommandRunner real = new ProcessCommandRunner();
+  private final String program;
+  private volatile CountDownLatch gate;
+  private volatile CountDownLatch arrived = new CountDownLatch(1);
+  private volatile boolean hang;
+
+  public GatedRunner(String program) {
+    this.program = program;
+  }
+
+  public void hold() {
+    gate = new CountDownLatch(1);
+    arrived = new CountDownLatch(1);
+  }
+
+  /** Waits until a held command has reached the gate. */
+  public void awaitArrival() throws InterruptedException {
+    if (!arrived.await(30, TimeUnit.SECONDS)) {
+      throw new AssertionError(program + " never reached the gate");
+    }
+  }
+
+  public void release() {
+    gate.countDown();
+  }
+
+  public void hang(boolean enabled) {
+    hang = enabled;
+  }
+
+  @Override
+  public CommandResult run(Duration timeout, List<String> argv) {
+    return real.run(timeout, intercept(argv));
+  }
+
+  @Override
+  public CommandResult runAllowingFailure(Duration timeout, List<String> argv) {
+    return real.runAllowingFailure(timeout, intercept(argv));
+  }
+
+  private List<String> intercept(List<String> argv) {
+    if (!argv.get(0).equals(program)) {
+      return argv;
+    }
+    CountDownLatch held = gate;
+    if (held != null) {
+      arrived.countDown();
+      try {
+        held.await(60, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    return hang ? List.of("sleep", "600") : argv;
+  }
+}
