@@ -36,7 +36,9 @@ public final class DriverProcess implements AutoCloseable {
                     "--csi-endpoint=unix://" + socket,
                     "--driver-name=test.thinvol.io",
                     "--node-id=" + nodeId,
-                    "--data-dir=" + root.resolve("data")))
+                    "--data-dir=" + root.resolve("data"),
+                    "--addons-endpoint=unix://" + root.resolve("addons.sock"),
+                    "--addons-port=0"))
             .redirectErrorStream(true)
             .redirectOutput(root.resolve("driver.log").toFile())
             .start();

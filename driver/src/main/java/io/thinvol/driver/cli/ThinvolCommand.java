@@ -19,7 +19,20 @@ public final class ThinvolCommand {
     System.setProperty("jdk.lang.Process.launchMechanism", "VFORK");
     SLF4JBridgeHandler.removeHandlersForRootLogger();
     SLF4JBridgeHandler.install(); // grpc-java logs through java.util.logging
-    System.exit(new CommandLine(new ThinvolCommand()).execute(args));
+    System.exit(
+        new CommandLine(new ThinvolCommand())
+            .setExecutionExceptionHandler(ThinvolCommand::report)
+            .execute(args));
+  }
+
+  /** A setting the user can fix is one line on stderr, not a stack trace. */
+  private static int report(Exception e, CommandLine command, CommandLine.ParseResult parsed) {
+    if (e instanceof IllegalArgumentException) {
+      command.getErr().println("thinvol: " + e.getMessage());
+      return CommandLine.ExitCode.USAGE;
+    }
+    e.printStackTrace(command.getErr());
+    return CommandLine.ExitCode.SOFTWARE;
   }
 
   static final class VersionProvider implements CommandLine.IVersionProvider {
