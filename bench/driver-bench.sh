@@ -23,7 +23,8 @@ trap cleanup EXIT
 # bench/raw-stage.sh (the same steps with the raw tools) and reports both.
 java -XX:+UseSerialGC -Xss512k -Xmx64m -XX:MaxMetaspaceSize=64m -XX:ReservedCodeCacheSize=32m \
   -XX:TieredStopAtLevel=1 -Djdk.lang.Process.launchMechanism=VFORK -jar "$jar" driver --csi-endpoint "unix://$work/csi.sock" \
-  --node-id bench --data-dir "$work/data" --log-level WARN > "$work/driver.log" 2>&1 &
+  --node-id bench --data-dir "$work/data" --log-level WARN \
+  --addons-endpoint "unix://$work/addons.sock" --addons-port 0 > "$work/driver.log" 2>&1 &
 driver_pid=$!
 for _ in $(seq 1 200); do [ -S "$work/csi.sock" ] && break; sleep 0.05; done
 sleep 2
@@ -31,6 +32,8 @@ rss() { awk '/VmRSS/ {printf "%.1f", $2 / 1024}' "/proc/$driver_pid/status"; }
 rss_idle=$(rss)
 bench() { java -cp "$cp" io.thinvol.driver.bench.DriverBenchmark "$work/csi.sock" "$work" "$1"; }
 bench ops > "$work/driver-figures"
+java -cp "$cp" io.thinvol.driver.bench.DriverBenchmark "$work/csi.sock" "$work" reclaim \
+  "$work/addons.sock" "$work/data" >> "$work/driver-figures"
 bench fill >> "$work/driver-figures"
 sleep 1
 rss_1000=$(rss)
@@ -52,6 +55,11 @@ CreateVolume+DeleteVolume, 8 clients: $(fig create_delete_ops_per_s_c8) ops/s  (
                       driver p50   raw p50   ratio | driver p99   raw p99   ratio
 NodeStage (losetup+mkfs+mount) $(fig stage_p50_ms)   $raw_stage_p50   $(ratio "$(fig stage_p50_ms)" "$raw_stage_p50") | $(fig stage_p99_ms)   $raw_stage_p99   $(ratio "$(fig stage_p99_ms)" "$raw_stage_p99")
 NodePublish (bind mount)       $(fig publish_p50_ms)   $raw_pub_p50   $(ratio "$(fig publish_p50_ms)" "$raw_pub_p50") | $(fig publish_p99_ms)   $raw_pub_p99   $(ratio "$(fig publish_p99_ms)" "$raw_pub_p99")
+
+NodeReclaimSpace vs a bare fstrim on identical volumes (medians; one after another):
+  1 volume,  96 MiB deleted: $(fig reclaim_n1_driver_ms) ms vs $(fig reclaim_n1_raw_ms) ms, time ratio $(fig reclaim_n1_time_ratio), bytes ratio $(fig reclaim_n1_bytes_ratio)
+  8 volumes, 96 MiB each:    $(fig reclaim_n8_driver_ms) ms vs $(fig reclaim_n8_raw_ms) ms, time ratio $(fig reclaim_n8_time_ratio), bytes ratio $(fig reclaim_n8_bytes_ratio)
+  1 volume,  1 GiB deleted:  $(fig reclaim_n1_1g_driver_ms) ms vs $(fig reclaim_n1_1g_raw_ms) ms, time ratio $(fig reclaim_n1_1g_time_ratio), bytes ratio $(fig reclaim_n1_1g_bytes_ratio)
 
 Driver RSS: idle ${rss_idle} MiB; with 1,000 volumes ${rss_1000} MiB; after deleting them ${rss_after} MiB
 REPORT

@@ -140,7 +140,7 @@ public final class DriverCommand implements Callable<Integer> {
             config,
             addons,
             addons.port() > 0
-                ? new KubernetesTokenVerifier(new KubernetesClientBuilder().build())
+                ? new KubernetesTokenVerifier(() -> new KubernetesClientBuilder().build())
                 : null);
     Runtime.getRuntime().addShutdownHook(new Thread(driver::close, "shutdown"));
     driver.awaitTermination();

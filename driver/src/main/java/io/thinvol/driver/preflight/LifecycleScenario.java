@@ -12,11 +12,16 @@ import csi.v1.ProbeRequest;
 import csi.v1.VolumeCapability;
 import csi.v1.VolumeContentSource;
 import csi.v1.VolumeUsage;
+import io.thinvol.driver.client.AddonsClient;
 import io.thinvol.driver.client.Capabilities;
 import io.thinvol.driver.client.CsiClient;
+import io.thinvol.driver.host.FileStats;
 import io.thinvol.driver.host.Privileges;
+import io.thinvol.driver.host.ProcessCommandRunner;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,6 +38,8 @@ final class LifecycleScenario {
   private static final long DATA_BYTES = 64L << 20;
 
   private final CsiClient csi;
+  private final AddonsClient addons;
+  private final Path dataDir;
   private final Path work;
   private final StepRunner steps;
   // What to undo, by name ("publish:fs"); cleanup runs what remains, newest first.
@@ -42,8 +49,10 @@ final class LifecycleScenario {
   private String snapshotId;
   private String checksum;
 
-  LifecycleScenario(CsiClient csi, Path work, StepRunner steps) {
+  LifecycleScenario(CsiClient csi, AddonsClient addons, Path dataDir, Path work, StepRunner steps) {
     this.csi = csi;
+    this.addons = addons;
+    this.dataDir = dataDir;
     this.work = work;
     this.steps = steps;
   }
@@ -89,6 +98,7 @@ final class LifecycleScenario {
     steps.step("expand the ext4 volume to 2 GiB", this::expandExt4);
     steps.step("read volume stats", () -> describe(stats(volumeId, target("fs"))));
     steps.step("xfs volume: expand online", this::expandXfsOnline);
+    steps.step("reclaim deleted space", this::reclaim);
     steps.step("block volume round trip", this::blockRoundTrip);
     cleanUp();
   }
@@ -186,6 +196,48 @@ final class LifecycleScenario {
     if (!actual.equals(expected)) {
       throw new IllegalStateException("data changed: sha256 " + actual + " != " + expected);
     }
+  }
+
+  /**
+   * Two identical volumes get 128 MiB written and deleted; one is reclaimed through the driver, the
+   * other with a bare fstrim, and the bytes each gave back are compared.
+   */
+  private String reclaim() throws IOException {
+    VolumeCapability ext4 = Capabilities.mount("ext4");
+    String viaDriver = create("reclaim", 512L << 20, ext4, null);
+    String viaFstrim = create("fstrim", 512L << 20, ext4, null);
+    for (String[] volume : new String[][] {{viaDriver, "reclaim"}, {viaFstrim, "fstrim"}}) {
+      stage(volume[0], volume[1], ext4);
+      publish(volume[0], volume[1], ext4);
+      Path garbage = target(volume[1]).resolve("deleted.bin");
+      DataFiles.writeRandom(garbage, 128L << 20);
+      Files.delete(garbage);
+    }
+    var response = addons.reclaimOnNode(viaDriver, staging("reclaim"));
+    long before = response.getPreUsage().getUsageBytes();
+    long after = response.getPostUsage().getUsageBytes();
+
+    FileStats stats = new FileStats(new ProcessCommandRunner());
+    Path image = dataDir.resolve("volumes").resolve(viaFstrim).resolve("disk.img");
+    long bareBefore = stats.allocatedBytes(image);
+    new ProcessCommandRunner()
+        .run(
+            Duration.ofMinutes(10), List.of("sync", "--file-system", staging("fstrim").toString()));
+    new ProcessCommandRunner()
+        .run(Duration.ofMinutes(10), List.of("fstrim", staging("fstrim").toString()));
+    long bareFreed = bareBefore - stats.allocatedBytes(image);
+    release("reclaim", false);
+    release("fstrim", false);
+    if (before - after < (120L << 20)) {
+      throw new IllegalStateException("only " + (before - after) + " bytes were given back");
+    }
+    return String.format(
+        "%d -> %d MiB on disk, %d MiB freed; a bare fstrim freed %d MiB (ratio %.3f)",
+        before >> 20,
+        after >> 20,
+        (before - after) >> 20,
+        bareFreed >> 20,
+        (double) (before - after) / Math.max(1, bareFreed));
   }
 
   private String blockRoundTrip() throws IOException {

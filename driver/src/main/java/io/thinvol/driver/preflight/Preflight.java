@@ -1,6 +1,8 @@
 package io.thinvol.driver.preflight;
 
+import io.thinvol.driver.client.AddonsClient;
 import io.thinvol.driver.client.CsiClient;
+import io.thinvol.driver.config.AddonsConfig;
 import io.thinvol.driver.config.DriverConfig;
 import io.thinvol.driver.host.HostCleanup;
 import io.thinvol.driver.server.Driver;
@@ -34,9 +36,12 @@ public final class Preflight {
             "unix://" + socket, "preflight.thinvol.io", nodeId, data, 1000, 1.0, version);
     out.printf("thinvol preflight %s on node %s, data dir %s%n%n", version, nodeId, data);
     StepRunner steps = new StepRunner(out);
-    try (Driver driver = Driver.start(config);
-        CsiClient csi = new CsiClient(socket)) {
-      new LifecycleScenario(csi, work, steps).run();
+    Path addonsSocket = work.resolve("csi-addons.sock");
+    try (Driver driver =
+            Driver.start(config, AddonsConfig.socketOnly("unix://" + addonsSocket), null);
+        CsiClient csi = new CsiClient(socket);
+        AddonsClient addons = new AddonsClient(addonsSocket)) {
+      new LifecycleScenario(csi, addons, data, work, steps).run();
     } finally {
       List<String> leftovers = HostCleanup.release(work);
       if (dataDir == null) {

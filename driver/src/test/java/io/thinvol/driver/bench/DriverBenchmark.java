@@ -3,8 +3,10 @@ package io.thinvol.driver.bench;
 import csi.v1.ListVolumesRequest;
 import csi.v1.NodeGetCapabilitiesRequest;
 import csi.v1.VolumeCapability;
+import io.thinvol.driver.client.AddonsClient;
 import io.thinvol.driver.client.Capabilities;
 import io.thinvol.driver.client.CsiClient;
+import io.thinvol.driver.preflight.DataFiles;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -41,6 +43,14 @@ public final class DriverBenchmark {
           stageAndPublish(csi, work);
         }
         case "fill" -> fill(csi, 1_000);
+        case "reclaim" -> {
+          try (AddonsClient addons = new AddonsClient(Path.of(args[3]))) {
+            Path dataDir = Path.of(args[4]);
+            reclaim(csi, addons, work, dataDir, 1, 5, 96 * MIB, "n1");
+            reclaim(csi, addons, work, dataDir, 8, 5, 96 * MIB, "n8");
+            reclaim(csi, addons, work, dataDir, 1, 3, 1024 * MIB, "n1_1g");
+          }
+        }
         case "drain" -> drain(csi);
         default -> throw new IllegalArgumentException("unknown mode " + args[2]);
       }
@@ -151,6 +161,106 @@ public final class DriverBenchmark {
     System.out.printf(
         "%s_p50_ms %.3f%n%s_p99_ms %.3f%n",
         name, percentile(nanos, 50), name, percentile(nanos, 99));
+  }
+
+  /**
+   * NodeReclaimSpace against a bare fstrim on identical volumes: each round prepares 2n ext4
+   * volumes with {@code deleted} bytes written, deleted and synced, reclaims n through the driver
+   * and n with bench/raw-fstrim.sh, alternating which goes first.
+   */
+  private static void reclaim(
+      CsiClient csi,
+      AddonsClient addons,
+      Path work,
+      Path dataDir,
+      int n,
+      int rounds,
+      long deleted,
+      String label)
+      throws Exception {
+    VolumeCapability ext4 = Capabilities.mount("ext4");
+    List<Double> timeRatios = new ArrayList<>();
+    List<Double> byteRatios = new ArrayList<>();
+    List<Long> driverNanos = new ArrayList<>();
+    List<Long> rawNanos = new ArrayList<>();
+    for (int round = 0; round < rounds; round++) {
+      List<String> ids = new ArrayList<>();
+      List<Path> stagings = new ArrayList<>();
+      for (int i = 0; i < 2 * n; i++) {
+        String slot = "r" + label + "-" + round + "-" + i;
+        String id = create(csi, slot, ext4, deleted + 160 * MIB);
+        stagings.add(work.resolve("staging-" + slot));
+        csi.stage(id, stagings.get(i), ext4);
+        Path garbage = stagings.get(i).resolve("garbage.bin");
+        DataFiles.writeRandom(garbage, deleted);
+        java.nio.file.Files.delete(garbage);
+        ids.add(id);
+      }
+      new ProcessBuilder("sync").start().waitFor();
+      long[] driver = new long[2];
+      long[] raw = new long[2];
+      Runnable viaDriver =
+          () -> {
+            long t0 = System.nanoTime();
+            for (int i = 0; i < n; i++) {
+              var usage = addons.reclaimOnNode(ids.get(i), stagings.get(i));
+              driver[1] +=
+                  usage.getPreUsage().getUsageBytes() - usage.getPostUsage().getUsageBytes();
+            }
+            driver[0] = System.nanoTime() - t0;
+          };
+      List<String> pairs = new ArrayList<>();
+      for (int i = n; i < 2 * n; i++) {
+        pairs.add(
+            dataDir.resolve("volumes").resolve(ids.get(i)).resolve("disk.img")
+                + ":"
+                + stagings.get(i));
+      }
+      if (round % 2 == 0) {
+        viaDriver.run();
+        rawFstrim(pairs, raw);
+      } else {
+        rawFstrim(pairs, raw);
+        viaDriver.run();
+      }
+      driverNanos.add(driver[0]);
+      rawNanos.add(raw[0]);
+      timeRatios.add((double) driver[0] / raw[0]);
+      byteRatios.add((double) driver[1] / raw[1]);
+      for (int i = 0; i < 2 * n; i++) {
+        csi.unstage(ids.get(i), stagings.get(i));
+        delete(csi, ids.get(i));
+      }
+    }
+    System.out.printf("reclaim_%s_driver_ms %.1f%n", label, percentile(driverNanos, 50));
+    System.out.printf("reclaim_%s_raw_ms %.1f%n", label, percentile(rawNanos, 50));
+    System.out.printf("reclaim_%s_time_ratio %.2f%n", label, median(timeRatios));
+    System.out.printf("reclaim_%s_bytes_ratio %.3f%n", label, median(byteRatios));
+  }
+
+  private static void rawFstrim(List<String> pairs, long[] result) {
+    try {
+      List<String> argv = new ArrayList<>(List.of("bench/raw-fstrim.sh"));
+      argv.addAll(pairs);
+      Process process = new ProcessBuilder(argv).redirectErrorStream(true).start();
+      String[] out = new String(process.getInputStream().readAllBytes()).strip().split(" ");
+      if (process.waitFor() != 0) {
+        throw new IllegalStateException("raw-fstrim.sh failed: " + String.join(" ", out));
+      }
+      result[0] = (long) (Double.parseDouble(out[0]) * 1e6);
+      result[1] = Long.parseLong(out[1]);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static double median(List<Double> values) {
+    List<Double> sorted = new ArrayList<>(values);
+    Collections.sort(sorted);
+    return sorted.get(sorted.size() / 2);
   }
 
   private static void fill(CsiClient csi, int count) {

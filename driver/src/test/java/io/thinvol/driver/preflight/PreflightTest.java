@@ -29,6 +29,7 @@ class PreflightTest {
         .contains("PASS create a 1 GiB ext4 volume")
         .contains("PASS restore the snapshot and compare data")
         .contains("PASS xfs volume: expand online")
+        .contains("PASS reclaim deleted space")
         .contains("PASS block volume round trip")
         .contains("PASS nothing left behind")
         .doesNotContain("FAIL")
