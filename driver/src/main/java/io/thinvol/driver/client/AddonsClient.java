@@ -11,7 +11,6 @@ import io.grpc.ManagedChannel;
 import io.netty.channel.EventLoopGroup;
 import io.thinvol.driver.server.UnixSockets;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 
 /** Blocking CSI-Addons stubs (identity and ReclaimSpace) over one channel. */
 public final class AddonsClient implements AutoCloseable {
@@ -73,14 +72,6 @@ public final class AddonsClient implements AutoCloseable {
 
   @Override
   public void close() {
-    channel.shutdownNow();
-    try {
-      channel.awaitTermination(5, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    if (eventLoops != null) {
-      eventLoops.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
-    }
+    UnixSockets.close(channel, eventLoops);
   }
 }

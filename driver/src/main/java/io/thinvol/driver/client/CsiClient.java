@@ -16,7 +16,6 @@ import io.grpc.ManagedChannel;
 import io.netty.channel.EventLoopGroup;
 import io.thinvol.driver.server.UnixSockets;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Blocking CSI stubs over one unix-socket channel, with the volume lifecycle calls spelled out once
@@ -111,12 +110,6 @@ public final class CsiClient implements AutoCloseable {
 
   @Override
   public void close() {
-    channel.shutdownNow();
-    try {
-      channel.awaitTermination(5, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    eventLoops.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    UnixSockets.close(channel, eventLoops);
   }
 }

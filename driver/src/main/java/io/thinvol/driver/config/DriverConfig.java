@@ -19,6 +19,11 @@ public record DriverConfig(
 
   public static final String TOPOLOGY_KEY = "topology.thinvol.io/node";
 
+  /** Ready to serve: the data dir is a writable directory (a disk mounted late makes it so). */
+  public boolean dataDirUsable() {
+    return java.nio.file.Files.isDirectory(dataDir) && java.nio.file.Files.isWritable(dataDir);
+  }
+
   public DriverConfig {
     if (overprovisionRatio < 1.0) {
       throw new IllegalArgumentException("overprovision ratio must be at least 1.0");

@@ -11,7 +11,6 @@ import csiaddons.identity.ProbeRequest;
 import csiaddons.identity.ProbeResponse;
 import io.grpc.stub.StreamObserver;
 import io.thinvol.driver.config.DriverConfig;
-import java.nio.file.Files;
 
 /**
  * CSI-Addons identity: one process serves both sides, so it offers the controller and node services
@@ -61,12 +60,7 @@ public final class AddonsIdentityService extends IdentityGrpc.IdentityImplBase {
         "Probe",
         null,
         observer,
-        () ->
-            ProbeResponse.newBuilder()
-                .setReady(
-                    BoolValue.of(
-                        Files.isDirectory(config.dataDir()) && Files.isWritable(config.dataDir())))
-                .build());
+        () -> ProbeResponse.newBuilder().setReady(BoolValue.of(config.dataDirUsable())).build());
   }
 
   private static Capability service(Capability.Service.Type type) {

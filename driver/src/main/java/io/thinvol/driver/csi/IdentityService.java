@@ -11,7 +11,6 @@ import csi.v1.ProbeRequest;
 import csi.v1.ProbeResponse;
 import io.grpc.stub.StreamObserver;
 import io.thinvol.driver.config.DriverConfig;
-import java.nio.file.Files;
 
 /** CSI Identity: who the plugin is, what it offers, and whether its data dir is usable. */
 public final class IdentityService extends IdentityGrpc.IdentityImplBase {
@@ -70,11 +69,6 @@ public final class IdentityService extends IdentityGrpc.IdentityImplBase {
         "Probe",
         null,
         observer,
-        () ->
-            ProbeResponse.newBuilder()
-                .setReady(
-                    BoolValue.of(
-                        Files.isDirectory(config.dataDir()) && Files.isWritable(config.dataDir())))
-                .build());
+        () -> ProbeResponse.newBuilder().setReady(BoolValue.of(config.dataDirUsable())).build());
   }
 }

@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.concurrent.TimeUnit;
 
 /** gRPC over unix domain sockets (Netty epoll), the transport CSI uses. */
 public final class UnixSockets {
@@ -56,6 +57,19 @@ public final class UnixSockets {
 
   public static EventLoopGroup eventLoops(int threads) {
     return new EpollEventLoopGroup(threads);
+  }
+
+  /** Shuts a client channel down, then its event loops (when it has its own). */
+  public static void close(ManagedChannel channel, EventLoopGroup eventLoops) {
+    channel.shutdownNow();
+    try {
+      channel.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (eventLoops != null) {
+      eventLoops.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    }
   }
 
   /** A plaintext channel to a local socket; the caller shuts down both. */
