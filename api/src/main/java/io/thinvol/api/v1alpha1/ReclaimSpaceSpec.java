@@ -1,0 +1,55 @@
+package io.thinvol.api.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Max;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Pattern;
+
+/** Defaults for reclaiming the space of a backend's volumes. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class ReclaimSpaceSpec {
+
+  @JsonPropertyDescription(
+      "When every volume of this backend is reclaimed, as a cron expression (5 fields, or @daily,"
+          + " @weekly, ...); annotations on a PVC, its Namespace or StorageClass override it.")
+  @Default("\"@weekly\"")
+  @Pattern("^(@(yearly|annually|monthly|weekly|daily|midnight|hourly)|(\\S+\\s+){4}\\S+)$")
+  private String schedule;
+
+  @JsonPropertyDescription("Reclaims running at once on one node, across all jobs.")
+  @Default("1")
+  @Min(1)
+  @Max(32)
+  private Integer maxConcurrentPerNode;
+
+  @JsonPropertyDescription("How long one reclaim call may take, e.g. 10m or 1h.")
+  @Default("10m")
+  @Pattern("^[0-9]+(s|m|h)$")
+  private String timeout;
+
+  public String getSchedule() {
+    return schedule;
+  }
+
+  public void setSchedule(String schedule) {
+    this.schedule = schedule;
+  }
+
+  public Integer getMaxConcurrentPerNode() {
+    return maxConcurrentPerNode;
+  }
+
+  public void setMaxConcurrentPerNode(Integer maxConcurrentPerNode) {
+    this.maxConcurrentPerNode = maxConcurrentPerNode;
+  }
+
+  public String getTimeout() {
+    return timeout;
+  }
+
+  public void setTimeout(String timeout) {
+    this.timeout = timeout;
+  }
+}
