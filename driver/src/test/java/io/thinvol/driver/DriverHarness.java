@@ -8,6 +8,7 @@ import io.thinvol.driver.client.CsiClient;
 import io.thinvol.driver.config.AddonsConfig;
 import io.thinvol.driver.config.DriverConfig;
 import io.thinvol.driver.host.HostCleanup;
+import io.thinvol.driver.metrics.HttpEndpoints;
 import io.thinvol.driver.server.Driver;
 import io.thinvol.driver.store.Catalog;
 import java.io.IOException;
@@ -69,6 +70,11 @@ public final class DriverHarness implements AutoCloseable {
   /** The CSI-Addons services (identity, ReclaimSpace) on the addons socket. */
   public AddonsClient addons() {
     return addons;
+  }
+
+  /** Starts /healthz, /readyz and /metrics on a free port; the caller closes it. */
+  public HttpEndpoints serveHttp() throws IOException {
+    return driver.serveHttp(0);
   }
 
   /** Controls the driver's {@code fstrim} runs. */

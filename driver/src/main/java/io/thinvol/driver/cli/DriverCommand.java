@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.thinvol.driver.auth.KubernetesTokenVerifier;
 import io.thinvol.driver.config.AddonsConfig;
 import io.thinvol.driver.config.DriverConfig;
+import io.thinvol.driver.metrics.HttpEndpoints;
 import io.thinvol.driver.server.Driver;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -107,6 +108,14 @@ public final class DriverCommand implements Callable<Integer> {
   List<String> addonsAllowedServiceAccounts;
 
   @Option(
+      names = "--http-port",
+      defaultValue = "${env:THINVOL_HTTP_PORT:-9808}",
+      description =
+          "Port of /healthz, /readyz and /metrics, 0 for none (env THINVOL_HTTP_PORT). Default:"
+              + " ${DEFAULT-VALUE}")
+  int httpPort;
+
+  @Option(
       names = "--log-level",
       defaultValue = "${env:THINVOL_LOG_LEVEL:-INFO}",
       description =
@@ -142,7 +151,17 @@ public final class DriverCommand implements Callable<Integer> {
             addons.port() > 0
                 ? new KubernetesTokenVerifier(() -> new KubernetesClientBuilder().build())
                 : null);
-    Runtime.getRuntime().addShutdownHook(new Thread(driver::close, "shutdown"));
+    HttpEndpoints http = httpPort > 0 ? driver.serveHttp(httpPort) : null;
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  if (http != null) {
+                    http.close();
+                  }
+                  driver.close();
+                },
+                "shutdown"));
     driver.awaitTermination();
     return 0;
   }

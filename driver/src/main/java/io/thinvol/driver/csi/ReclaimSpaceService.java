@@ -10,6 +10,7 @@ import csiaddons.reclaimspace.StorageConsumption;
 import io.grpc.BindableService;
 import io.grpc.stub.StreamObserver;
 import io.thinvol.driver.core.SpaceReclaimer;
+import io.thinvol.driver.metrics.Metrics;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -24,9 +25,11 @@ public final class ReclaimSpaceService {
   private static final Duration LIMIT = Duration.ofHours(1);
 
   private final SpaceReclaimer reclaimer;
+  private final Metrics metrics;
 
-  public ReclaimSpaceService(SpaceReclaimer reclaimer) {
+  public ReclaimSpaceService(SpaceReclaimer reclaimer, Metrics metrics) {
     this.reclaimer = reclaimer;
+    this.metrics = metrics;
   }
 
   public List<BindableService> services() {
@@ -55,6 +58,7 @@ public final class ReclaimSpaceService {
                     volumePath,
                     block,
                     Rpc.remaining(LIMIT));
+            metrics.reclaimed("node", usage.reclaimed());
             return NodeReclaimSpaceResponse.newBuilder()
                 .setPreUsage(consumption(usage.before()))
                 .setPostUsage(consumption(usage.after()))
@@ -76,6 +80,7 @@ public final class ReclaimSpaceService {
             Requests.requirePresent(request.getVolumeId(), "volume_id");
             SpaceReclaimer.Usage usage =
                 reclaimer.offline(Requests.volumeId(request.getVolumeId()), Rpc.remaining(LIMIT));
+            metrics.reclaimed("controller", usage.reclaimed());
             return ControllerReclaimSpaceResponse.newBuilder()
                 .setPreUsage(consumption(usage.before()))
                 .setPostUsage(consumption(usage.after()))

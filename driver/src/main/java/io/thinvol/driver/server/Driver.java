@@ -1,6 +1,7 @@
 package io.thinvol.driver.server;
 
 import io.grpc.BindableService;
+import io.grpc.ServerInterceptor;
 import io.thinvol.driver.auth.BearerTokenInterceptor;
 import io.thinvol.driver.auth.TokenVerifier;
 import io.thinvol.driver.config.AddonsConfig;
@@ -18,6 +19,9 @@ import io.thinvol.driver.csi.ReclaimSpaceService;
 import io.thinvol.driver.host.CommandRunner;
 import io.thinvol.driver.host.HostTools;
 import io.thinvol.driver.host.ProcessCommandRunner;
+import io.thinvol.driver.metrics.HttpEndpoints;
+import io.thinvol.driver.metrics.Metrics;
+import io.thinvol.driver.metrics.MetricsInterceptor;
 import io.thinvol.driver.store.Catalog;
 import io.thinvol.driver.store.DataLayout;
 import java.io.IOException;
@@ -33,9 +37,13 @@ import java.util.List;
 public final class Driver implements AutoCloseable {
 
   private final List<GrpcServer> servers;
+  private final Metrics metrics;
+  private final DriverConfig config;
 
-  private Driver(List<GrpcServer> servers) {
+  private Driver(List<GrpcServer> servers, Metrics metrics, DriverConfig config) {
     this.servers = servers;
+    this.metrics = metrics;
+    this.config = config;
   }
 
   /**
@@ -58,6 +66,10 @@ public final class Driver implements AutoCloseable {
     NodeManager node = new NodeManager(layout, volumes, host, locks);
     SpaceReclaimer reclaimer = new SpaceReclaimer(layout, volumes, host, locks);
     reclaimer.recover();
+    Metrics metrics = new Metrics();
+    metrics.gauge("thinvol_volumes", catalog::volumeCount);
+    metrics.gauge("thinvol_capacity_available_bytes", () -> volumes.capacity().availableBytes());
+    List<ServerInterceptor> measured = List.of(new MetricsInterceptor(metrics));
 
     List<GrpcServer> servers = new ArrayList<>();
     try {
@@ -67,12 +79,14 @@ public final class Driver implements AutoCloseable {
               List.of(
                   new IdentityService(config),
                   new ControllerService(config, volumes, new VolumeHealth(layout, host)),
-                  new NodeService(config, node))));
+                  new NodeService(config, node)),
+              measured));
       List<BindableService> addonsServices = new ArrayList<>();
       addonsServices.add(new AddonsIdentityService(config));
-      addonsServices.addAll(new ReclaimSpaceService(reclaimer).services());
+      addonsServices.addAll(new ReclaimSpaceService(reclaimer, metrics).services());
       if (addons.endpoint() != null) {
-        servers.add(GrpcServer.onSocket(UnixSockets.path(addons.endpoint()), addonsServices));
+        servers.add(
+            GrpcServer.onSocket(UnixSockets.path(addons.endpoint()), addonsServices, measured));
       }
       if (addons.port() > 0) {
         servers.add(
@@ -80,20 +94,34 @@ public final class Driver implements AutoCloseable {
                 addons.port(),
                 addons.tlsCertificate(),
                 addons.tlsKey(),
-                new BearerTokenInterceptor(
-                    verifier, addons.allowedServiceAccounts(), Clock.systemUTC()),
-                addonsServices));
+                addonsServices,
+                List.of(
+                    new BearerTokenInterceptor(
+                        verifier, addons.allowedServiceAccounts(), Clock.systemUTC()),
+                    new MetricsInterceptor(metrics))));
       }
     } catch (IOException | RuntimeException e) {
       servers.forEach(GrpcServer::close);
       throw e;
     }
-    return new Driver(servers);
+    return new Driver(servers, metrics, config);
   }
 
   /** Convenience for a driver without CSI-Addons endpoints. */
   public static Driver start(DriverConfig config) throws IOException {
     return start(config, new AddonsConfig(null, 0, null, null, java.util.Set.of()), null);
+  }
+
+  /** Serves /healthz, /readyz and /metrics on {@code port}; the caller closes it. */
+  public HttpEndpoints serveHttp(int port) throws IOException {
+    return HttpEndpoints.start(
+        port,
+        () -> servers.stream().allMatch(GrpcServer::isServing),
+        () ->
+            config.dataDirUsable()
+                ? ""
+                : "the data dir " + config.dataDir() + " is not a writable directory",
+        metrics);
   }
 
   public void awaitTermination() throws InterruptedException {

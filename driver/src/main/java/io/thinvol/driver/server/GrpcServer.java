@@ -50,22 +50,26 @@ public final class GrpcServer implements AutoCloseable {
     this.server = server;
   }
 
-  /** Serves on a unix socket, replacing a stale socket file left by a crash. */
-  public static GrpcServer onSocket(Path socket, List<BindableService> services)
+  /**
+   * Serves on a unix socket, replacing a stale socket file left by a crash. Calls pass the
+   * interceptors, the last one first.
+   */
+  public static GrpcServer onSocket(
+      Path socket, List<BindableService> services, List<ServerInterceptor> interceptors)
       throws IOException {
     EventLoopGroup eventLoops = UnixSockets.eventLoops(1);
     NettyServerBuilder builder = UnixSockets.serverBuilder(socket, eventLoops);
-    services.forEach(builder::addService);
+    services.forEach(s -> builder.addService(ServerInterceptors.intercept(s, interceptors)));
     return start(builder, eventLoops, "unix://" + socket, socket);
   }
 
-  /** Serves on a TCP port with TLS only; every call passes {@code interceptor} first. */
+  /** Serves on a TCP port with TLS only. Calls pass the interceptors, the last one first. */
   public static GrpcServer onTlsPort(
       int port,
       Path certificate,
       Path key,
-      ServerInterceptor interceptor,
-      List<BindableService> services)
+      List<BindableService> services,
+      List<ServerInterceptor> interceptors)
       throws IOException {
     EventLoopGroup eventLoops = UnixSockets.eventLoops(1);
     NettyServerBuilder builder =
@@ -74,8 +78,7 @@ public final class GrpcServer implements AutoCloseable {
             .bossEventLoopGroup(eventLoops)
             .workerEventLoopGroup(eventLoops)
             .sslContext(GrpcSslContexts.forServer(certificate.toFile(), key.toFile()).build());
-    services.forEach(
-        service -> builder.addService(ServerInterceptors.intercept(service, interceptor)));
+    services.forEach(s -> builder.addService(ServerInterceptors.intercept(s, interceptors)));
     return start(builder, eventLoops, "tls://:" + port, null);
   }
 
@@ -106,9 +109,8 @@ public final class GrpcServer implements AutoCloseable {
     return executor;
   }
 
-  /** The port actually bound (for a TLS server started on port 0). */
-  public int port() {
-    return server.getPort();
+  public boolean isServing() {
+    return !server.isShutdown();
   }
 
   public void awaitTermination() throws InterruptedException {
