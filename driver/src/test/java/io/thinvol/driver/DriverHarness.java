@@ -72,6 +72,20 @@ public final class DriverHarness implements AutoCloseable {
     return addons;
   }
 
+  /** Removes the (empty) data dir from under the running driver, as a lost disk would. */
+  public void loseDataDir() throws IOException {
+    for (String entry : List.of("volumes", "snapshots", ".lock")) {
+      Files.deleteIfExists(dataDir.resolve(entry));
+    }
+    Files.delete(dataDir);
+  }
+
+  /** Brings the data dir back after {@link #loseDataDir()}. */
+  public void restoreDataDir() throws IOException {
+    Files.createDirectories(dataDir.resolve("volumes"));
+    Files.createDirectories(dataDir.resolve("snapshots"));
+  }
+
   /** Starts /healthz, /readyz and /metrics on a free port; the caller closes it. */
   public HttpEndpoints serveHttp() throws IOException {
     return driver.serveHttp(0);

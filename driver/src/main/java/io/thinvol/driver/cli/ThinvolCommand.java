@@ -25,9 +25,9 @@ public final class ThinvolCommand {
             .execute(args));
   }
 
-  /** A setting the user can fix is one line on stderr, not a stack trace. */
+  /** A setting or situation the user can fix is one line on stderr, not a stack trace. */
   private static int report(Exception e, CommandLine command, CommandLine.ParseResult parsed) {
-    if (e instanceof IllegalArgumentException) {
+    if (e instanceof IllegalArgumentException || e instanceof IllegalStateException) {
       command.getErr().println("thinvol: " + e.getMessage());
       return CommandLine.ExitCode.USAGE;
     }

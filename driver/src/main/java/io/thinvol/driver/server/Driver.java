@@ -23,6 +23,7 @@ import io.thinvol.driver.metrics.HttpEndpoints;
 import io.thinvol.driver.metrics.Metrics;
 import io.thinvol.driver.metrics.MetricsInterceptor;
 import io.thinvol.driver.store.Catalog;
+import io.thinvol.driver.store.DataDirLock;
 import io.thinvol.driver.store.DataLayout;
 import java.io.IOException;
 import java.time.Clock;
@@ -39,11 +40,13 @@ public final class Driver implements AutoCloseable {
   private final List<GrpcServer> servers;
   private final Metrics metrics;
   private final DriverConfig config;
+  private final DataDirLock lock;
 
-  private Driver(List<GrpcServer> servers, Metrics metrics, DriverConfig config) {
+  private Driver(List<GrpcServer> servers, Metrics metrics, DriverConfig config, DataDirLock lock) {
     this.servers = servers;
     this.metrics = metrics;
     this.config = config;
+    this.lock = lock;
   }
 
   /**
@@ -58,8 +61,15 @@ public final class Driver implements AutoCloseable {
   public static Driver start(
       DriverConfig config, AddonsConfig addons, TokenVerifier verifier, CommandRunner runner)
       throws IOException {
+    DataDirLock lock = DataDirLock.acquire(config.dataDir());
     DataLayout layout = new DataLayout(config.dataDir());
-    Catalog catalog = Catalog.open(layout);
+    Catalog catalog;
+    try {
+      catalog = Catalog.open(layout);
+    } catch (IOException | RuntimeException e) {
+      lock.close();
+      throw e;
+    }
     HostTools host = new HostTools(runner);
     OperationLocks locks = new OperationLocks();
     VolumeManager volumes = new VolumeManager(config, layout, catalog, host, locks);
@@ -68,6 +78,7 @@ public final class Driver implements AutoCloseable {
     reclaimer.recover();
     Metrics metrics = new Metrics();
     metrics.gauge("thinvol_volumes", catalog::volumeCount);
+    metrics.gauge("thinvol_unreadable_volumes", () -> catalog.unreadable().size());
     metrics.gauge("thinvol_capacity_available_bytes", () -> volumes.capacity().availableBytes());
     List<ServerInterceptor> measured = List.of(new MetricsInterceptor(metrics));
 
@@ -102,9 +113,10 @@ public final class Driver implements AutoCloseable {
       }
     } catch (IOException | RuntimeException e) {
       servers.forEach(GrpcServer::close);
+      lock.close();
       throw e;
     }
-    return new Driver(servers, metrics, config);
+    return new Driver(servers, metrics, config, lock);
   }
 
   /** Convenience for a driver without CSI-Addons endpoints. */
@@ -131,5 +143,10 @@ public final class Driver implements AutoCloseable {
   @Override
   public void close() {
     servers.forEach(GrpcServer::close);
+    try {
+      lock.close();
+    } catch (IOException e) {
+      // the kernel releases the lock with the process anyway
+    }
   }
 }

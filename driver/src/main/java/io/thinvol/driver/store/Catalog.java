@@ -35,6 +35,7 @@ public final class Catalog {
   private final ConcurrentMap<String, String> volumeIdsByName = new ConcurrentHashMap<>();
   private final ConcurrentMap<String, SnapshotRecord> snapshots = new ConcurrentHashMap<>();
   private final ConcurrentMap<String, String> snapshotIdsByName = new ConcurrentHashMap<>();
+  private final List<Path> unreadable = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   private Catalog(DataLayout layout) {
     this.layout = layout;
@@ -70,7 +71,19 @@ public final class Catalog {
           log.warn("ignoring {}: it has no {}", dir, DataLayout.META);
           continue;
         }
-        T record = JSON.readValue(meta.toFile(), type);
+        T record;
+        try {
+          record = JSON.readValue(meta.toFile(), type);
+        } catch (IOException e) {
+          // One unreadable file must not take every other volume of the node offline. The
+          // directory is left as it is, for a person to look at.
+          log.error(
+              "ignoring {}: it cannot be read ({}); its volume stays on disk",
+              meta,
+              e.getMessage());
+          unreadable.add(dir);
+          continue;
+        }
         if (record instanceof VolumeRecord volume && volume.id().equals(name)) {
           index(volume);
         } else if (record instanceof SnapshotRecord snapshot && snapshot.id().equals(name)) {
@@ -106,6 +119,11 @@ public final class Catalog {
   /** All snapshots, sorted by id. */
   public List<SnapshotRecord> snapshots() {
     return snapshots.values().stream().sorted(Comparator.comparing(SnapshotRecord::id)).toList();
+  }
+
+  /** Directories whose meta.json could not be read at start; their data is untouched. */
+  public List<Path> unreadable() {
+    return List.copyOf(unreadable);
   }
 
   public int volumeCount() {

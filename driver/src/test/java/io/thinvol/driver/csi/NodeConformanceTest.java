@@ -25,7 +25,6 @@ import io.thinvol.driver.DriverHarness;
 import io.thinvol.driver.client.Capabilities;
 import io.thinvol.driver.config.DriverConfig;
 import java.io.IOException;
-import java.nio.file.Files;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
@@ -85,14 +84,11 @@ class NodeConformanceTest {
   @Test
   @DisplayName("Probe is not ready while the data dir is unusable")
   void probeNotReady() throws IOException {
-    Files.delete(driver.dataDir().resolve("volumes"));
-    Files.delete(driver.dataDir().resolve("snapshots"));
-    Files.delete(driver.dataDir());
+    driver.loseDataDir();
     assertThat(
             driver.csi().identity().probe(ProbeRequest.getDefaultInstance()).getReady().getValue())
         .isFalse();
-    Files.createDirectories(driver.dataDir().resolve("volumes"));
-    Files.createDirectories(driver.dataDir().resolve("snapshots"));
+    driver.restoreDataDir();
     assertThat(
             driver.csi().identity().probe(ProbeRequest.getDefaultInstance()).getReady().getValue())
         .isTrue();

@@ -45,14 +45,11 @@ class HttpEndpointsTest {
   void healthAndReadiness() throws Exception {
     assertThat(get("/healthz").statusCode()).isEqualTo(200);
     assertThat(get("/readyz").statusCode()).isEqualTo(200);
-    Files.delete(driver.dataDir().resolve("volumes"));
-    Files.delete(driver.dataDir().resolve("snapshots"));
-    Files.delete(driver.dataDir());
+    driver.loseDataDir();
     HttpResponse<String> notReady = get("/readyz");
     assertThat(notReady.statusCode()).isEqualTo(503);
     assertThat(notReady.body()).contains("not a writable directory");
-    Files.createDirectories(driver.dataDir().resolve("volumes"));
-    Files.createDirectories(driver.dataDir().resolve("snapshots"));
+    driver.restoreDataDir();
   }
 
   @Test

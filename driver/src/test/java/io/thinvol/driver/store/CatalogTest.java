@@ -80,4 +80,24 @@ class CatalogTest {
     assertThat(Ids.isVolumeId("vol-../../../../etc/passwd-0000000")).isFalse();
     assertThat(Ids.isVolumeId(null)).isFalse();
   }
+
+  @Test
+  void anUnreadableMetaFileSkipsOnlyItsVolumeAndTouchesNothing() throws IOException {
+    Catalog catalog = Catalog.open(layout);
+    String good = Ids.newVolumeId();
+    Path assembled = DataLayout.creating(layout.volumeDir(good));
+    Files.createDirectories(assembled);
+    Catalog.writeMeta(assembled, record(good, "good"));
+    catalog.publish(record(good, "good"), assembled);
+    String broken = Ids.newVolumeId();
+    Files.createDirectories(layout.volumeDir(broken));
+    Files.writeString(
+        layout.volumeDir(broken).resolve(DataLayout.META), "{\"schemaVersion\": 1, \"id\": ");
+    Files.writeString(layout.volumeImage(broken), "user data");
+
+    Catalog reopened = Catalog.open(layout);
+    assertThat(reopened.volumes()).extracting(VolumeRecord::id).containsExactly(good);
+    assertThat(reopened.unreadable()).containsExactly(layout.volumeDir(broken));
+    assertThat(Files.readString(layout.volumeImage(broken))).isEqualTo("user data");
+  }
 }
