@@ -34,10 +34,15 @@ public final class DriverHarness implements AutoCloseable {
   private AddonsClient addons;
 
   public DriverHarness() throws IOException {
-    this(Files.createTempDirectory("thinvol-test-"));
+    this(Files.createTempDirectory("thinvol-test-"), false);
   }
 
-  private DriverHarness(Path root) throws IOException {
+  /** A driver that grows images in NodeExpandVolume (--expansion=node). */
+  public static DriverHarness withNodeExpansion() throws IOException {
+    return new DriverHarness(Files.createTempDirectory("thinvol-test-"), true);
+  }
+
+  private DriverHarness(Path root, boolean nodeExpansion) throws IOException {
     this.root = root;
     this.dataDir = root.resolve("data");
     this.config =
@@ -48,7 +53,8 @@ public final class DriverHarness implements AutoCloseable {
             dataDir,
             1000,
             1.0,
-            "test");
+            "test",
+            nodeExpansion);
     start();
   }
 

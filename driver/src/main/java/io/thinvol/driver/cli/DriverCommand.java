@@ -108,6 +108,16 @@ public final class DriverCommand implements Callable<Integer> {
   List<String> addonsAllowedServiceAccounts;
 
   @Option(
+      names = "--expansion",
+      defaultValue = "${env:THINVOL_EXPANSION:-controller}",
+      description =
+          "Where images grow: 'controller' (ControllerExpandVolume, a resizer per node or a"
+              + " single node) or 'node' (NodeExpandVolume on the node holding the volume; for a"
+              + " central resizer in front of a DaemonSet) (env THINVOL_EXPANSION). Default:"
+              + " ${DEFAULT-VALUE}")
+  String expansion;
+
+  @Option(
       names = "--http-port",
       defaultValue = "${env:THINVOL_HTTP_PORT:-9808}",
       description =
@@ -130,7 +140,14 @@ public final class DriverCommand implements Callable<Integer> {
         dataDir.toAbsolutePath().normalize(),
         maxVolumes,
         overprovisionRatio,
-        Version.current());
+        Version.current(),
+        switch (expansion) {
+          case "controller" -> false;
+          case "node" -> true;
+          default ->
+              throw new IllegalArgumentException(
+                  "--expansion must be 'controller' or 'node', not '" + expansion + "'");
+        });
   }
 
   @Override

@@ -7,6 +7,9 @@ import java.nio.file.Path;
  *
  * @param maxVolumes volumes this node holds at most; also NodeGetInfo's max_volumes_per_node
  * @param overprovisionRatio how many bytes of volumes one byte of disk may back (at least 1)
+ * @param nodeExpansion grow images in NodeExpandVolume on the node that holds them, and offer no
+ *     ControllerExpandVolume: for DaemonSet-only deployments, where a central resizer would call an
+ *     arbitrary node
  */
 public record DriverConfig(
     String csiEndpoint,
@@ -15,7 +18,20 @@ public record DriverConfig(
     Path dataDir,
     int maxVolumes,
     double overprovisionRatio,
-    String version) {
+    String version,
+    boolean nodeExpansion) {
+
+  /** With controller-side expansion. */
+  public DriverConfig(
+      String csiEndpoint,
+      String driverName,
+      String nodeId,
+      Path dataDir,
+      int maxVolumes,
+      double overprovisionRatio,
+      String version) {
+    this(csiEndpoint, driverName, nodeId, dataDir, maxVolumes, overprovisionRatio, version, false);
+  }
 
   public static final String TOPOLOGY_KEY = "topology.thinvol.io/node";
 

@@ -218,14 +218,22 @@ public final class NodeManager {
     return new Stats(usage, host.loops().sizeBytes(devices.get(0)), problem);
   }
 
-  /** Grows the loop device and the filesystem to the image's size; returns the new size. */
-  public long expand(String volumeId, Path volumePath, long requiredBytes) {
+  /**
+   * Grows the loop device and the filesystem to the image's size; returns the new size. With {@code
+   * growImage} (node-side expansion) the image itself is grown here first, on the node that holds
+   * it.
+   */
+  public long expand(
+      String volumeId, Path volumePath, long requiredBytes, long limitBytes, boolean growImage) {
     try (OperationLocks.Held held = locks.tryAcquire(volumeId, "volume " + volumeId)) {
       VolumeRecord volume = volumes.requireVolume(volumeId);
       if (requiredBytes > volume.sizeBytes()) {
-        throw CsiException.outOfRange(
-            "volume %s is %d bytes; ControllerExpandVolume must grow it to %d first",
-            volumeId, volume.sizeBytes(), requiredBytes);
+        if (!growImage) {
+          throw CsiException.outOfRange(
+              "volume %s is %d bytes; ControllerExpandVolume must grow it to %d first",
+              volumeId, volume.sizeBytes(), requiredBytes);
+        }
+        volume = volumes.growImage(volumeId, requiredBytes, limitBytes);
       }
       LoopDevice device =
           host.loops()

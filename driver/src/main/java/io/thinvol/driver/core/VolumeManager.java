@@ -230,18 +230,28 @@ public final class VolumeManager {
   /** Grows a volume's image. The result says whether the node must still grow the device/fs. */
   public VolumeRecord expand(String volumeId, long required, long limit) {
     try (OperationLocks.Held held = locks.tryAcquire(volumeId, "volume " + volumeId)) {
-      VolumeRecord record = requireVolume(volumeId);
-      if (required <= record.sizeBytes() && (limit == 0 || limit >= record.sizeBytes())) {
-        return record;
-      }
-      long size = SizePolicy.resolve(required, limit, record.sizeBytes(), SizePolicy.MAXIMUM_SIZE);
-      long growth = size - record.sizeBytes();
-      Capacity now = capacity.current();
-      if (growth > now.availableBytes()) {
-        throw CsiException.outOfRange(
-            "growing volume %s by %d bytes exceeds what node %s can still promise (%d bytes)",
-            volumeId, growth, config.nodeId(), now.availableBytes());
-      }
+      return growImage(volumeId, required, limit);
+    }
+  }
+
+  /**
+   * Grows the image to the range (never shrinks) and records it; the caller holds the volume's
+   * lock. A mount volume's filesystem is marked to be grown by the node.
+   */
+  VolumeRecord growImage(String volumeId, long required, long limit) {
+    VolumeRecord record = requireVolume(volumeId);
+    if (required <= record.sizeBytes() && (limit == 0 || limit >= record.sizeBytes())) {
+      return record;
+    }
+    long size = SizePolicy.resolve(required, limit, record.sizeBytes(), SizePolicy.MAXIMUM_SIZE);
+    long growth = size - record.sizeBytes();
+    Capacity now = capacity.current();
+    if (growth > now.availableBytes()) {
+      throw CsiException.outOfRange(
+          "growing volume %s by %d bytes exceeds what node %s can still promise (%d bytes)",
+          volumeId, growth, config.nodeId(), now.availableBytes());
+    }
+    try {
       allocateSparse(layout.volumeImage(volumeId), size);
       VolumeRecord grown = record.withSize(size, record.accessType() == AccessType.MOUNT);
       catalog.update(grown);

@@ -50,7 +50,6 @@ public final class ControllerService extends ControllerGrpc.ControllerImplBase {
           ControllerServiceCapability.RPC.Type.CREATE_DELETE_VOLUME,
           ControllerServiceCapability.RPC.Type.CREATE_DELETE_SNAPSHOT,
           ControllerServiceCapability.RPC.Type.CLONE_VOLUME,
-          ControllerServiceCapability.RPC.Type.EXPAND_VOLUME,
           ControllerServiceCapability.RPC.Type.LIST_VOLUMES,
           ControllerServiceCapability.RPC.Type.LIST_VOLUMES_PUBLISHED_NODES,
           ControllerServiceCapability.RPC.Type.LIST_SNAPSHOTS,
@@ -249,6 +248,12 @@ public final class ControllerService extends ControllerGrpc.ControllerImplBase {
               ControllerGetCapabilitiesResponse.newBuilder();
           CAPABILITIES.forEach(
               type -> response.addCapabilitiesBuilder().getRpcBuilder().setType(type));
+          if (!config.nodeExpansion()) {
+            response
+                .addCapabilitiesBuilder()
+                .getRpcBuilder()
+                .setType(ControllerServiceCapability.RPC.Type.EXPAND_VOLUME);
+          }
           return response.build();
         });
   }
@@ -331,6 +336,12 @@ public final class ControllerService extends ControllerGrpc.ControllerImplBase {
         request.getVolumeId(),
         observer,
         () -> {
+          if (config.nodeExpansion()) {
+            throw new CsiException(
+                io.grpc.Status.Code.UNIMPLEMENTED,
+                "this driver grows volumes in NodeExpandVolume on the node that holds them"
+                    + " (--expansion=node)");
+          }
           Requests.requirePresent(request.getVolumeId(), "volume_id");
           if (!request.hasCapacityRange()) {
             throw CsiException.invalidArgument("capacity_range is required");

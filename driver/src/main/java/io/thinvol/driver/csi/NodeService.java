@@ -173,7 +173,13 @@ public final class NodeService extends NodeGrpc.NodeImplBase {
           Requests.capacityRange(request.getCapacityRange());
           long required = request.getCapacityRange().getRequiredBytes();
           long limit = request.getCapacityRange().getLimitBytes();
-          long size = node.expand(Requests.volumeId(request.getVolumeId()), volumePath, required);
+          long size =
+              node.expand(
+                  Requests.volumeId(request.getVolumeId()),
+                  volumePath,
+                  required,
+                  limit,
+                  config.nodeExpansion());
           if (limit > 0 && size > limit) {
             throw CsiException.outOfRange(
                 "volume is %d bytes, more than capacity_range.limit_bytes %d", size, limit);
