@@ -1,0 +1,61 @@
+package io.thinvol.operator.model;
+
+import io.thinvol.api.v1alpha1.StorageBackend;
+import java.util.Map;
+
+/** The name of every object deployed for a StorageBackend, and the labels they all carry. */
+public final class Names {
+
+  public static final String PART_OF = "thinvol";
+  public static final String MANAGED_BY = "thinvol-operator";
+  public static final String BACKEND_LABEL = "thinvol.io/backend";
+
+  private Names() {}
+
+  public static String driver(StorageBackend backend) {
+    return backend.driverName();
+  }
+
+  public static String nodeDaemonSet(StorageBackend backend) {
+    return "thinvol-" + backend.getMetadata().getName() + "-node";
+  }
+
+  public static String nodeServiceAccount(StorageBackend backend) {
+    return nodeDaemonSet(backend);
+  }
+
+  /** Cluster-scoped, so it names the backend: two backends never share RBAC objects. */
+  public static String nodeClusterRole(StorageBackend backend) {
+    return "thinvol-" + backend.getMetadata().getName() + "-node";
+  }
+
+  public static String nodeRole(StorageBackend backend) {
+    return nodeDaemonSet(backend);
+  }
+
+  public static String addonsTlsSecret(StorageBackend backend) {
+    return "thinvol-" + backend.getMetadata().getName() + "-addons-tls";
+  }
+
+  /** The StorageClass used when the spec lists none: named after the backend. */
+  public static String defaultStorageClass(StorageBackend backend) {
+    return backend.getMetadata().getName();
+  }
+
+  /** Labels on every object of the backend: selection, ownership at a glance. */
+  public static Map<String, String> labels(StorageBackend backend) {
+    return Map.of(
+        "app.kubernetes.io/part-of",
+        PART_OF,
+        "app.kubernetes.io/managed-by",
+        MANAGED_BY,
+        BACKEND_LABEL,
+        backend.getMetadata().getName());
+  }
+
+  /** Labels of the node pods (also the DaemonSet's selector, which cannot change). */
+  public static Map<String, String> nodePodLabels(StorageBackend backend) {
+    return Map.of(
+        "app.kubernetes.io/name", "thinvol-node", BACKEND_LABEL, backend.getMetadata().getName());
+  }
+}

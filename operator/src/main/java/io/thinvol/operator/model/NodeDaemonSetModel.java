@@ -1,0 +1,294 @@
+package io.thinvol.operator.model;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.Probe;
+import io.fabric8.kubernetes.api.model.ProbeBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeBuilder;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import io.fabric8.kubernetes.api.model.apps.DaemonSetBuilder;
+import io.thinvol.api.v1alpha1.StorageBackend;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The node plugin: on every selected node the driver (Identity, Controller, Node and CSI-Addons in
+ * one process) with node-driver-registrar, external-provisioner in node-deployment mode with
+ * capacity tracking, external-snapshotter in node-deployment mode, one leader-elected
+ * external-resizer (the driver grows images on their own node, --expansion=node) and livenessprobe.
+ * Rolls one node at a time.
+ */
+public final class NodeDaemonSetModel {
+
+  static final String SOCKET = "/csi/csi.sock";
+  static final int ADDONS_PORT = 9070;
+  static final int HTTP_PORT = 9808;
+  static final int HEALTH_PORT = 9898;
+  static final int REGISTRAR_PORT = 9809;
+  static final String TLS_DIR = "/etc/thinvol/tls";
+
+  private NodeDaemonSetModel() {}
+
+  /**
+   * @param snapshots the cluster serves the VolumeSnapshot API (the snapshotter runs only then)
+   */
+  public static DaemonSet desired(StorageBackend backend, Settings settings, boolean snapshots) {
+    Effective effective = Effective.of(backend);
+    Images images = Images.of(backend, settings);
+    List<Container> containers = new ArrayList<>();
+    containers.add(driver(backend, effective, images));
+    containers.add(registrar(backend, effective, images));
+    containers.add(provisioner(effective, images));
+    containers.add(resizer(images));
+    if (snapshots) {
+      containers.add(snapshotter(images));
+    }
+    containers.add(livenessProbe(images));
+    Map<String, String> nodeSelector = new TreeMap<>(effective.nodeSelector());
+    nodeSelector.put("kubernetes.io/os", "linux");
+    return new DaemonSetBuilder()
+        .withNewMetadata()
+        .withName(Names.nodeDaemonSet(backend))
+        .withNamespace(settings.namespace())
+        .withLabels(Names.labels(backend))
+        .endMetadata()
+        .withNewSpec()
+        .withNewSelector()
+        .withMatchLabels(Names.nodePodLabels(backend))
+        .endSelector()
+        .withRevisionHistoryLimit(5)
+        .withNewUpdateStrategy()
+        .withType("RollingUpdate")
+        .withNewRollingUpdate()
+        .withMaxUnavailable(new IntOrString(1))
+        .withMaxSurge(new IntOrString(0))
+        .endRollingUpdate()
+        .endUpdateStrategy()
+        .withNewTemplate()
+        .withNewMetadata()
+        .withLabels(Names.nodePodLabels(backend))
+        .endMetadata()
+        .withNewSpec()
+        .withServiceAccountName(Names.nodeServiceAccount(backend))
+        .withPriorityClassName("system-node-critical")
+        .withNodeSelector(nodeSelector)
+        .withTolerations(effective.tolerations())
+        .withImagePullSecrets(effective.imagePullSecrets())
+        .withTerminationGracePeriodSeconds(30L)
+        .withContainers(containers)
+        .withVolumes(volumes(backend, effective))
+        .endSpec()
+        .endTemplate()
+        .endSpec()
+        .build();
+  }
+
+  private static Container driver(StorageBackend backend, Effective effective, Images images) {
+    return new ContainerBuilder()
+        .withName("driver")
+        .withImage(images.driver())
+        .withArgs(
+            "driver",
+            "--csi-endpoint=unix://" + SOCKET,
+            "--addons-endpoint=unix:///csi/csi-addons.sock",
+            "--addons-port=" + ADDONS_PORT,
+            "--addons-tls-cert=" + TLS_DIR + "/tls.crt",
+            "--addons-tls-key=" + TLS_DIR + "/tls.key",
+            "--driver-name=" + Names.driver(backend),
+            "--node-id=$(NODE_NAME)",
+            "--data-dir=" + effective.dataDir(),
+            "--overprovision-ratio=" + effective.overprovisionRatio(),
+            "--expansion=node",
+            "--http-port=" + HTTP_PORT,
+            "--log-level=" + effective.logLevel())
+        .withEnv(
+            fieldEnv("NODE_NAME", "spec.nodeName"), fieldEnv("POD_NAMESPACE", "metadata.namespace"))
+        .addNewPort()
+        .withName("addons")
+        .withContainerPort(ADDONS_PORT)
+        .withProtocol("TCP")
+        .endPort()
+        .addNewPort()
+        .withName("http")
+        .withContainerPort(HTTP_PORT)
+        .withProtocol("TCP")
+        .endPort()
+        .addNewPort()
+        .withName("healthz")
+        .withContainerPort(HEALTH_PORT)
+        .withProtocol("TCP")
+        .endPort()
+        .withNewSecurityContext()
+        .withPrivileged(true)
+        .endSecurityContext()
+        .withLivenessProbe(httpProbe("/healthz", "healthz", 5))
+        .withReadinessProbe(httpProbe("/readyz", "http", 3))
+        .withNewResources()
+        .withRequests(Map.of("cpu", new Quantity("10m"), "memory", new Quantity("128Mi")))
+        .withLimits(Map.of("memory", new Quantity("256Mi")))
+        .endResources()
+        .withVolumeMounts(
+            mount("socket-dir", "/csi", null),
+            mount("pods-dir", effective.kubeletDir() + "/pods", "Bidirectional"),
+            mount("plugins-dir", effective.kubeletDir() + "/plugins", "Bidirectional"),
+            mount("dev-dir", "/dev", null),
+            mount("data-dir", effective.dataDir(), null),
+            new VolumeMountBuilder()
+                .withName("addons-tls")
+                .withMountPath(TLS_DIR)
+                .withReadOnly(true)
+                .build())
+        .build();
+  }
+
+  private static Container registrar(StorageBackend backend, Effective effective, Images images) {
+    return sidecar("node-driver-registrar", images.nodeDriverRegistrar())
+        .withArgs(
+            "--csi-address=" + SOCKET,
+            "--kubelet-registration-path="
+                + effective.kubeletDir()
+                + "/plugins/"
+                + Names.driver(backend)
+                + "/csi.sock",
+            "--http-endpoint=:" + REGISTRAR_PORT)
+        .addNewPort()
+        .withName("registrar")
+        .withContainerPort(REGISTRAR_PORT)
+        .withProtocol("TCP")
+        .endPort()
+        .withLivenessProbe(httpProbe("/healthz", "registrar", 5))
+        .withVolumeMounts(
+            mount("socket-dir", "/csi", null), mount("registration-dir", "/registration", null))
+        .build();
+  }
+
+  private static Container provisioner(Effective effective, Images images) {
+    return sidecar("csi-provisioner", images.provisioner())
+        .withArgs(
+            "--csi-address=" + SOCKET,
+            "--node-deployment=true",
+            "--strict-topology=true",
+            "--immediate-topology=false",
+            "--feature-gates=Topology=true",
+            "--enable-capacity=true",
+            "--capacity-ownerref-level=0",
+            "--extra-create-metadata=true",
+            "--default-fstype=" + effective.filesystem(),
+            "--timeout=120s",
+            "--worker-threads=5")
+        .withEnv(
+            fieldEnv("NODE_NAME", "spec.nodeName"),
+            fieldEnv("NAMESPACE", "metadata.namespace"),
+            fieldEnv("POD_NAME", "metadata.name"))
+        .withVolumeMounts(mount("socket-dir", "/csi", null))
+        .build();
+  }
+
+  /** One active resizer (leader-elected): it only records new sizes, nodes do the growing. */
+  private static Container resizer(Images images) {
+    return sidecar("csi-resizer", images.resizer())
+        .withArgs(
+            "--csi-address=" + SOCKET,
+            "--leader-election=true",
+            "--leader-election-namespace=$(NAMESPACE)",
+            "--handle-volume-inuse-error=false",
+            "--timeout=120s")
+        .withEnv(fieldEnv("NAMESPACE", "metadata.namespace"))
+        .withVolumeMounts(mount("socket-dir", "/csi", null))
+        .build();
+  }
+
+  private static Container snapshotter(Images images) {
+    return sidecar("csi-snapshotter", images.snapshotter())
+        .withArgs(
+            "--csi-address=" + SOCKET,
+            "--node-deployment=true",
+            "--extra-create-metadata=true",
+            "--timeout=300s")
+        .withEnv(fieldEnv("NODE_NAME", "spec.nodeName"))
+        .withVolumeMounts(mount("socket-dir", "/csi", null))
+        .build();
+  }
+
+  private static Container livenessProbe(Images images) {
+    return sidecar("liveness-probe", images.livenessProbe())
+        .withArgs("--csi-address=" + SOCKET, "--health-port=" + HEALTH_PORT)
+        .withVolumeMounts(mount("socket-dir", "/csi", null))
+        .build();
+  }
+
+  private static ContainerBuilder sidecar(String name, String image) {
+    return new ContainerBuilder()
+        .withName(name)
+        .withImage(image)
+        .withNewResources()
+        .withRequests(Map.of("cpu", new Quantity("5m"), "memory", new Quantity("32Mi")))
+        .withLimits(Map.of("memory", new Quantity("128Mi")))
+        .endResources();
+  }
+
+  private static List<Volume> volumes(StorageBackend backend, Effective effective) {
+    String kubelet = effective.kubeletDir();
+    return List.of(
+        hostPath("socket-dir", kubelet + "/plugins/" + Names.driver(backend), "DirectoryOrCreate"),
+        hostPath("registration-dir", kubelet + "/plugins_registry", "Directory"),
+        hostPath("pods-dir", kubelet + "/pods", "Directory"),
+        hostPath("plugins-dir", kubelet + "/plugins", "Directory"),
+        hostPath("dev-dir", "/dev", "Directory"),
+        hostPath("data-dir", effective.dataDir(), "DirectoryOrCreate"),
+        new VolumeBuilder()
+            .withName("addons-tls")
+            .withNewSecret()
+            .withSecretName(Names.addonsTlsSecret(backend))
+            .withDefaultMode(0400)
+            .endSecret()
+            .build());
+  }
+
+  private static Volume hostPath(String name, String path, String type) {
+    return new VolumeBuilder().withName(name).withNewHostPath(path, type).build();
+  }
+
+  private static VolumeMount mount(String name, String path, String propagation) {
+    return new VolumeMountBuilder()
+        .withName(name)
+        .withMountPath(path)
+        .withMountPropagation(propagation)
+        .build();
+  }
+
+  /** apiVersion is spelled out: the API server fills it in, and a diff would loop forever. */
+  private static EnvVar fieldEnv(String name, String fieldPath) {
+    return new EnvVarBuilder()
+        .withName(name)
+        .withNewValueFrom()
+        .withNewFieldRef("v1", fieldPath)
+        .endValueFrom()
+        .build();
+  }
+
+  /** Every field set: the API server defaults missing ones, and a diff would loop forever. */
+  private static Probe httpProbe(String path, String port, int failures) {
+    return new ProbeBuilder()
+        .withNewHttpGet()
+        .withPath(path)
+        .withPort(new IntOrString(port))
+        .withScheme("HTTP")
+        .endHttpGet()
+        .withInitialDelaySeconds(10)
+        .withPeriodSeconds(10)
+        .withTimeoutSeconds(3)
+        .withSuccessThreshold(1)
+        .withFailureThreshold(failures)
+        .build();
+  }
+}

@@ -1,0 +1,151 @@
+package io.thinvol.operator.model;
+
+import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
+import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
+import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
+import io.thinvol.api.v1alpha1.StorageBackend;
+import java.util.List;
+
+/**
+ * The node pods' identity and exactly the permissions the driver and its sidecars use (rules of
+ * external-provisioner in node-deployment mode, external-resizer, external-snapshotter, and the
+ * driver's TokenReviews). No wildcards. node-driver-registrar and livenessprobe need none.
+ */
+public final class RbacModel {
+
+  private static final List<String> READ = List.of("get", "list", "watch");
+
+  private RbacModel() {}
+
+  public static ServiceAccount serviceAccount(StorageBackend backend, Settings settings) {
+    return new ServiceAccountBuilder()
+        .withNewMetadata()
+        .withName(Names.nodeServiceAccount(backend))
+        .withNamespace(settings.namespace())
+        .withLabels(Names.labels(backend))
+        .endMetadata()
+        .build();
+  }
+
+  public static ClusterRole clusterRole(StorageBackend backend) {
+    return new ClusterRoleBuilder()
+        .withNewMetadata()
+        .withName(Names.nodeClusterRole(backend))
+        .withLabels(Names.labels(backend))
+        .endMetadata()
+        .withRules(clusterRules())
+        .build();
+  }
+
+  static List<PolicyRule> clusterRules() {
+    return List.of(
+        rule("", "persistentvolumes", "get", "list", "watch", "create", "patch", "delete"),
+        rule("", "persistentvolumeclaims", "get", "list", "watch", "update"),
+        rule("", "persistentvolumeclaims/status", "patch"),
+        rule("", "events", "list", "watch", "create", "update", "patch"),
+        rule("", "nodes", READ),
+        rule("", "pods", READ),
+        rule("storage.k8s.io", "storageclasses", READ),
+        rule("storage.k8s.io", "csinodes", READ),
+        rule("storage.k8s.io", "volumeattachments", READ),
+        rule("storage.k8s.io", "volumeattributesclasses", READ),
+        rule("snapshot.storage.k8s.io", "volumesnapshotclasses", READ),
+        rule("snapshot.storage.k8s.io", "volumesnapshots", "get", "list", "watch", "update"),
+        rule(
+            "snapshot.storage.k8s.io",
+            "volumesnapshotcontents",
+            "get",
+            "list",
+            "watch",
+            "create",
+            "update",
+            "patch"),
+        rule("snapshot.storage.k8s.io", "volumesnapshotcontents/status", "update", "patch"),
+        rule("authentication.k8s.io", "tokenreviews", "create"));
+  }
+
+  public static ClusterRoleBinding clusterRoleBinding(StorageBackend backend, Settings settings) {
+    return new ClusterRoleBindingBuilder()
+        .withNewMetadata()
+        .withName(Names.nodeClusterRole(backend))
+        .withLabels(Names.labels(backend))
+        .endMetadata()
+        .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", Names.nodeClusterRole(backend))
+        .addNewSubject()
+        .withKind("ServiceAccount")
+        .withName(Names.nodeServiceAccount(backend))
+        .withNamespace(settings.namespace())
+        .endSubject()
+        .build();
+  }
+
+  /** In the operator's namespace: leader election (resizer) and capacity objects (provisioner). */
+  public static Role role(StorageBackend backend, Settings settings) {
+    return new RoleBuilder()
+        .withNewMetadata()
+        .withName(Names.nodeRole(backend))
+        .withNamespace(settings.namespace())
+        .withLabels(Names.labels(backend))
+        .endMetadata()
+        .withRules(
+            rule(
+                "coordination.k8s.io",
+                "leases",
+                "get",
+                "list",
+                "watch",
+                "create",
+                "update",
+                "delete"),
+            rule(
+                "storage.k8s.io",
+                "csistoragecapacities",
+                "get",
+                "list",
+                "watch",
+                "create",
+                "update",
+                "patch",
+                "delete"),
+            rule("", "pods", "get"),
+            rule("apps", "daemonsets", "get"))
+        .build();
+  }
+
+  public static RoleBinding roleBinding(StorageBackend backend, Settings settings) {
+    return new RoleBindingBuilder()
+        .withNewMetadata()
+        .withName(Names.nodeRole(backend))
+        .withNamespace(settings.namespace())
+        .withLabels(Names.labels(backend))
+        .endMetadata()
+        .withNewRoleRef("rbac.authorization.k8s.io", "Role", Names.nodeRole(backend))
+        .addNewSubject()
+        .withKind("ServiceAccount")
+        .withName(Names.nodeServiceAccount(backend))
+        .withNamespace(settings.namespace())
+        .endSubject()
+        .build();
+  }
+
+  private static PolicyRule rule(String group, String resource, String... verbs) {
+    return rule(group, resource, List.of(verbs));
+  }
+
+  private static PolicyRule rule(String group, String resource, List<String> verbs) {
+    return new PolicyRuleBuilder()
+        .withApiGroups(group)
+        .withResources(resource)
+        .withVerbs(verbs)
+        .build();
+  }
+}

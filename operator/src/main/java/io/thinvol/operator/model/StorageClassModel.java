@@ -1,0 +1,56 @@
+package io.thinvol.operator.model;
+
+import io.fabric8.kubernetes.api.model.storage.StorageClass;
+import io.fabric8.kubernetes.api.model.storage.StorageClassBuilder;
+import io.thinvol.api.v1alpha1.StorageBackend;
+import io.thinvol.api.v1alpha1.StorageClassSpec;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * The StorageClasses of a backend. Volumes are node-local, so binding waits for the first pod
+ * (WaitForFirstConsumer): the scheduler picks the node, then the volume is created there.
+ */
+public final class StorageClassModel {
+
+  static final String DEFAULT_CLASS_ANNOTATION = "storageclass.kubernetes.io/is-default-class";
+  static final String FSTYPE = "csi.storage.k8s.io/fstype";
+
+  private StorageClassModel() {}
+
+  public static List<StorageClass> desired(StorageBackend backend) {
+    Effective effective = Effective.of(backend);
+    return effective.storageClasses().stream()
+        .map(spec -> desired(backend, effective, spec))
+        .toList();
+  }
+
+  private static StorageClass desired(
+      StorageBackend backend, Effective effective, StorageClassSpec spec) {
+    Map<String, String> parameters = new TreeMap<>();
+    parameters.put(FSTYPE, effective.filesystem());
+    Optional.ofNullable(spec.getParameters()).ifPresent(parameters::putAll);
+    Map<String, String> annotations = new TreeMap<>();
+    if (Boolean.TRUE.equals(spec.getIsDefault())) {
+      annotations.put(DEFAULT_CLASS_ANNOTATION, "true");
+    }
+    return new StorageClassBuilder()
+        .withNewMetadata()
+        .withName(spec.getName())
+        .withLabels(Names.labels(backend))
+        .withAnnotations(annotations)
+        .endMetadata()
+        .withProvisioner(Names.driver(backend))
+        .withParameters(parameters)
+        .withReclaimPolicy(
+            Optional.ofNullable(spec.getReclaimPolicy())
+                .orElse(StorageClassSpec.ReclaimPolicy.Delete)
+                .name())
+        .withVolumeBindingMode("WaitForFirstConsumer")
+        .withAllowVolumeExpansion(Optional.ofNullable(spec.getAllowVolumeExpansion()).orElse(true))
+        .withMountOptions(Optional.ofNullable(spec.getMountOptions()).orElse(List.of()))
+        .build();
+  }
+}
