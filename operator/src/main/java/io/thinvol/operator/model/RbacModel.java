@@ -12,6 +12,8 @@ import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
 import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
+import io.fabric8.kubernetes.api.model.rbac.Subject;
+import io.fabric8.kubernetes.api.model.rbac.SubjectBuilder;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import java.util.List;
 
@@ -80,11 +82,7 @@ public final class RbacModel {
         .withLabels(Names.labels(backend))
         .endMetadata()
         .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", Names.nodeClusterRole(backend))
-        .addNewSubject()
-        .withKind("ServiceAccount")
-        .withName(Names.nodeServiceAccount(backend))
-        .withNamespace(settings.namespace())
-        .endSubject()
+        .withSubjects(nodeSubject(backend, settings))
         .build();
   }
 
@@ -129,11 +127,15 @@ public final class RbacModel {
         .withLabels(Names.labels(backend))
         .endMetadata()
         .withNewRoleRef("rbac.authorization.k8s.io", "Role", Names.nodeRole(backend))
-        .addNewSubject()
+        .withSubjects(nodeSubject(backend, settings))
+        .build();
+  }
+
+  private static Subject nodeSubject(StorageBackend backend, Settings settings) {
+    return new SubjectBuilder()
         .withKind("ServiceAccount")
         .withName(Names.nodeServiceAccount(backend))
         .withNamespace(settings.namespace())
-        .endSubject()
         .build();
   }
 
