@@ -49,10 +49,6 @@ public final class CsiClient implements AutoCloseable {
     return node;
   }
 
-  public ManagedChannel channel() {
-    return channel;
-  }
-
   /** CreateVolume with a required size; {@code source} may be null. Returns the volume id. */
   public String createVolume(
       String name, long bytes, VolumeCapability capability, VolumeContentSource source) {
