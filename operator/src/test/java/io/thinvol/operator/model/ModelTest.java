@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 class ModelTest {
 
   private static final Settings SETTINGS =
-      new Settings("thinvol-system", "quay.io/thinvol/thinvol:0.1.0", false);
+      new Settings("thinvol-system", "quay.io/thinvol/thinvol:0.1.0", false, true);
 
   private static StorageBackend backend(String yaml) {
     return Serialization.unmarshal(

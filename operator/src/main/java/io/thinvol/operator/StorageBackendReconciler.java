@@ -1,0 +1,103 @@
+package io.thinvol.operator;
+
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.api.reconciler.Workflow;
+import io.javaoperatorsdk.operator.api.reconciler.dependent.Dependent;
+import io.thinvol.api.v1alpha1.StorageBackend;
+import io.thinvol.api.v1alpha1.StorageBackendStatus;
+import io.thinvol.operator.dependent.AddonsTlsSecretDependent;
+import io.thinvol.operator.dependent.CsiDriverDependent;
+import io.thinvol.operator.dependent.Dependents;
+import io.thinvol.operator.dependent.NodeClusterRoleBindingDependent;
+import io.thinvol.operator.dependent.NodeClusterRoleDependent;
+import io.thinvol.operator.dependent.NodeDaemonSetDependent;
+import io.thinvol.operator.dependent.NodeRoleBindingDependent;
+import io.thinvol.operator.dependent.NodeRoleDependent;
+import io.thinvol.operator.dependent.NodeServiceAccountDependent;
+import io.thinvol.operator.dependent.StorageClassesDependent;
+import io.thinvol.operator.model.Settings;
+import io.thinvol.operator.model.StatusModel;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Deploys a StorageBackend: identity and permissions, the CSIDriver and TLS Secret, then the node
+ * DaemonSet, then the StorageClasses; and reports how far that got. Owned objects carry an owner
+ * reference to the (cluster-scoped) StorageBackend, so deleting it removes them all.
+ */
+@Workflow(
+    explicitInvocation = true,
+    dependents = {
+      @Dependent(name = "service-account", type = NodeServiceAccountDependent.class),
+      @Dependent(name = "cluster-role", type = NodeClusterRoleDependent.class),
+      @Dependent(
+          name = "cluster-role-binding",
+          type = NodeClusterRoleBindingDependent.class,
+          dependsOn = "cluster-role"),
+      @Dependent(name = "role", type = NodeRoleDependent.class),
+      @Dependent(name = "role-binding", type = NodeRoleBindingDependent.class, dependsOn = "role"),
+      @Dependent(name = "csi-driver", type = CsiDriverDependent.class),
+      @Dependent(name = "addons-tls", type = AddonsTlsSecretDependent.class),
+      @Dependent(
+          name = "node",
+          type = NodeDaemonSetDependent.class,
+          dependsOn = {
+            "service-account",
+            "cluster-role-binding",
+            "role-binding",
+            "csi-driver",
+            "addons-tls"
+          }),
+      @Dependent(
+          name = "storage-classes",
+          type = StorageClassesDependent.class,
+          dependsOn = "csi-driver")
+    })
+@ControllerConfiguration(name = "storagebackend")
+public class StorageBackendReconciler implements Reconciler<StorageBackend> {
+
+  // Until every node is ready the status is refreshed on this period as well as on events.
+  static final Duration WHILE_NOT_READY = Duration.ofSeconds(30);
+
+  private final Settings settings;
+  private final Clock clock;
+
+  public StorageBackendReconciler(Settings settings, Clock clock) {
+    this.settings = settings;
+    this.clock = clock;
+  }
+
+  @Override
+  public UpdateControl<StorageBackend> reconcile(
+      StorageBackend backend, Context<StorageBackend> context) {
+    Dependents.provide(context, settings);
+    context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();
+    StorageBackendStatus status =
+        StatusModel.of(backend, context.getSecondaryResource(DaemonSet.class), clock.instant());
+    UpdateControl<StorageBackend> control;
+    if (sameStatus(backend.getStatus(), status)) {
+      control = UpdateControl.noUpdate();
+    } else {
+      backend.setStatus(status);
+      control = UpdateControl.patchStatus(backend);
+    }
+    return StatusModel.isReady(status) ? control : control.rescheduleAfter(WHILE_NOT_READY);
+  }
+
+  private static boolean sameStatus(StorageBackendStatus current, StorageBackendStatus next) {
+    return current != null
+        && Objects.equals(current.getConditions(), next.getConditions())
+        && Objects.equals(current.getObservedGeneration(), next.getObservedGeneration())
+        && Objects.equals(
+            current.getNodes() == null ? null : current.getNodes().getReady(),
+            next.getNodes().getReady())
+        && Objects.equals(
+            current.getNodes() == null ? null : current.getNodes().getDesired(),
+            next.getNodes().getDesired());
+  }
+}

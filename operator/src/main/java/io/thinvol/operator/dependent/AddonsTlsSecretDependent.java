@@ -1,0 +1,51 @@
+package io.thinvol.operator.dependent;
+
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.javaoperatorsdk.operator.api.config.informer.Informer;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.dependent.GarbageCollected;
+import io.javaoperatorsdk.operator.processing.dependent.Creator;
+import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependent;
+import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependentResource;
+import io.thinvol.api.v1alpha1.StorageBackend;
+import io.thinvol.operator.model.Names;
+import io.thinvol.operator.model.SelfSignedCertificate;
+import io.thinvol.operator.model.Settings;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The TLS certificate and key of the driver's CSI-Addons port. Created once and never updated by a
+ * reconcile: a new certificate on every pass would roll every node.
+ */
+@KubernetesDependent(informer = @Informer(labelSelector = Dependents.SELECTOR))
+public class AddonsTlsSecretDependent extends KubernetesDependentResource<Secret, StorageBackend>
+    implements Creator<Secret, StorageBackend>, GarbageCollected<StorageBackend> {
+
+  static final Duration VALIDITY = Duration.ofDays(3650);
+
+  public AddonsTlsSecretDependent() {
+    super(Secret.class);
+  }
+
+  @Override
+  protected Secret desired(StorageBackend backend, Context<StorageBackend> context) {
+    Settings settings = Dependents.settings(context);
+    String service = Names.nodeDaemonSet(backend) + "." + settings.namespace() + ".svc";
+    SelfSignedCertificate certificate =
+        SelfSignedCertificate.create(
+            Names.driver(backend), List.of(service, Names.driver(backend)), VALIDITY);
+    return new SecretBuilder()
+        .withNewMetadata()
+        .withName(Names.addonsTlsSecret(backend))
+        .withNamespace(settings.namespace())
+        .withLabels(Names.labels(backend))
+        .endMetadata()
+        .withType("kubernetes.io/tls")
+        .withStringData(
+            Map.of("tls.crt", certificate.certificatePem(), "tls.key", certificate.privateKeyPem()))
+        .build();
+  }
+}

@@ -1,0 +1,23 @@
+package io.thinvol.operator.dependent;
+
+import io.fabric8.kubernetes.api.model.storage.CSIDriver;
+import io.javaoperatorsdk.operator.api.config.informer.Informer;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.processing.dependent.kubernetes.CRUDKubernetesDependentResource;
+import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependent;
+import io.thinvol.api.v1alpha1.StorageBackend;
+import io.thinvol.operator.model.CsiDriverModel;
+
+/** The CSIDriver object of the backend. */
+@KubernetesDependent(informer = @Informer(labelSelector = Dependents.SELECTOR))
+public class CsiDriverDependent extends CRUDKubernetesDependentResource<CSIDriver, StorageBackend> {
+
+  public CsiDriverDependent() {
+    super(CSIDriver.class);
+  }
+
+  @Override
+  protected CSIDriver desired(StorageBackend backend, Context<StorageBackend> context) {
+    return CsiDriverModel.desired(backend);
+  }
+}

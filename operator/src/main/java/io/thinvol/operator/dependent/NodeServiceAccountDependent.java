@@ -1,0 +1,24 @@
+package io.thinvol.operator.dependent;
+
+import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.javaoperatorsdk.operator.api.config.informer.Informer;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.processing.dependent.kubernetes.CRUDKubernetesDependentResource;
+import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependent;
+import io.thinvol.api.v1alpha1.StorageBackend;
+import io.thinvol.operator.model.RbacModel;
+
+/** The node pods' ServiceAccount. */
+@KubernetesDependent(informer = @Informer(labelSelector = Dependents.SELECTOR))
+public class NodeServiceAccountDependent
+    extends CRUDKubernetesDependentResource<ServiceAccount, StorageBackend> {
+
+  public NodeServiceAccountDependent() {
+    super(ServiceAccount.class);
+  }
+
+  @Override
+  protected ServiceAccount desired(StorageBackend backend, Context<StorageBackend> context) {
+    return RbacModel.serviceAccount(backend, Dependents.settings(context));
+  }
+}

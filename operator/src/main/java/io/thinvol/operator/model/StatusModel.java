@@ -1,0 +1,157 @@
+package io.thinvol.operator.model;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import io.fabric8.kubernetes.api.model.apps.DaemonSetStatus;
+import io.thinvol.api.v1alpha1.StorageBackend;
+import io.thinvol.api.v1alpha1.StorageBackendStatus;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The status a person reads with {@code kubectl describe sb}: Ready, Progressing and Degraded with
+ * a CamelCase reason and a message saying what to do; node counts from the DaemonSet. A condition
+ * keeps its lastTransitionTime while its status does not change.
+ */
+public final class StatusModel {
+
+  public static final String READY = "Ready";
+  public static final String PROGRESSING = "Progressing";
+  public static final String DEGRADED = "Degraded";
+
+  private StatusModel() {}
+
+  public static StorageBackendStatus of(
+      StorageBackend backend, Optional<DaemonSet> daemonSet, Instant now) {
+    long generation = Optional.ofNullable(backend.getMetadata().getGeneration()).orElse(0L);
+    List<Condition> previous =
+        Optional.ofNullable(backend.getStatus())
+            .map(StorageBackendStatus::getConditions)
+            .orElse(List.of());
+    StorageBackendStatus status = new StorageBackendStatus();
+    status.setDriverName(backend.driverName());
+    status.setObservedGeneration(generation);
+
+    DaemonSetStatus ds = daemonSet.map(DaemonSet::getStatus).orElse(null);
+    int desired = ds == null ? 0 : nz(ds.getDesiredNumberScheduled());
+    int ready = ds == null ? 0 : nz(ds.getNumberReady());
+    int updated = ds == null ? 0 : nz(ds.getUpdatedNumberScheduled());
+    StorageBackendStatus.NodeCounts nodes = new StorageBackendStatus.NodeCounts();
+    nodes.setDesired(desired);
+    nodes.setReady(ready);
+    status.setNodes(nodes);
+
+    boolean observed =
+        ds != null
+            && daemonSet.get().getMetadata().getGeneration() != null
+            && nz(ds.getObservedGeneration()) >= daemonSet.get().getMetadata().getGeneration();
+    List<Condition> conditions = new ArrayList<>();
+    if (ds == null || !observed) {
+      conditions.add(
+          condition(
+              previous,
+              READY,
+              "False",
+              "Deploying",
+              "the node plugin is being deployed",
+              generation,
+              now));
+      conditions.add(
+          condition(
+              previous,
+              PROGRESSING,
+              "True",
+              "Deploying",
+              "the node plugin is being deployed",
+              generation,
+              now));
+      conditions.add(
+          condition(
+              previous,
+              DEGRADED,
+              "False",
+              "Deploying",
+              "nothing is wrong so far",
+              generation,
+              now));
+    } else if (desired == 0) {
+      String message =
+          "no node matches the nodeSelector and tolerations of this StorageBackend, so no node can"
+              + " hold its volumes; label a node or change spec.nodeSelector";
+      conditions.add(condition(previous, READY, "False", "NoNodes", message, generation, now));
+      conditions.add(
+          condition(previous, PROGRESSING, "False", "NoNodes", message, generation, now));
+      conditions.add(condition(previous, DEGRADED, "True", "NoNodes", message, generation, now));
+    } else if (ready < desired || updated < desired) {
+      String message =
+          String.format(
+              "%d of %d nodes ready, %d updated; the pods of DaemonSet %s say why",
+              ready, desired, updated, daemonSet.get().getMetadata().getName());
+      conditions.add(
+          condition(previous, READY, "False", "NodesNotReady", message, generation, now));
+      conditions.add(
+          condition(previous, PROGRESSING, "True", "RollingOut", message, generation, now));
+      conditions.add(
+          condition(
+              previous,
+              DEGRADED,
+              "False",
+              "RollingOut",
+              "nothing is wrong so far",
+              generation,
+              now));
+    } else {
+      String message = String.format("the driver runs on all %d nodes", desired);
+      conditions.add(condition(previous, READY, "True", "AllNodesReady", message, generation, now));
+      conditions.add(
+          condition(previous, PROGRESSING, "False", "Deployed", message, generation, now));
+      conditions.add(
+          condition(previous, DEGRADED, "False", "AllNodesReady", message, generation, now));
+    }
+    status.setConditions(conditions);
+    return status;
+  }
+
+  /** True when the Ready condition is True. */
+  public static boolean isReady(StorageBackendStatus status) {
+    return status.getConditions().stream()
+        .anyMatch(c -> READY.equals(c.getType()) && "True".equals(c.getStatus()));
+  }
+
+  private static Condition condition(
+      List<Condition> previous,
+      String type,
+      String status,
+      String reason,
+      String message,
+      long generation,
+      Instant now) {
+    String since =
+        previous.stream()
+            .filter(c -> type.equals(c.getType()) && Objects.equals(status, c.getStatus()))
+            .map(Condition::getLastTransitionTime)
+            .filter(Objects::nonNull)
+            .findFirst()
+            .orElse(now.toString());
+    return new ConditionBuilder()
+        .withType(type)
+        .withStatus(status)
+        .withReason(reason)
+        .withMessage(message)
+        .withObservedGeneration(generation)
+        .withLastTransitionTime(since)
+        .build();
+  }
+
+  private static int nz(Integer value) {
+    return value == null ? 0 : value;
+  }
+
+  private static long nz(Long value) {
+    return value == null ? 0 : value;
+  }
+}

@@ -1,0 +1,188 @@
+package io.thinvol.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import io.fabric8.kubernetes.api.model.apps.DaemonSetStatusBuilder;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
+import io.fabric8.kubernetes.api.model.storage.CSIDriver;
+import io.fabric8.kubernetes.api.model.storage.StorageClass;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.javaoperatorsdk.operator.Operator;
+import io.thinvol.api.v1alpha1.StorageBackend;
+import io.thinvol.operator.model.Settings;
+import io.thinvol.operator.model.StatusModel;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The real reconciler in a JOSDK operator against the fabric8 mock API server (CRUD mode, which has
+ * no server-side apply, so the operator runs without it here).
+ */
+@EnableKubernetesMockClient(crud = true)
+class StorageBackendReconcilerTest {
+
+  private static final String NAMESPACE = "thinvol-system";
+  private static final Settings SETTINGS =
+      new Settings(NAMESPACE, "quay.io/thinvol/thinvol:0.1.0", false, true);
+
+  KubernetesClient client;
+  private Operator operator;
+
+  @BeforeEach
+  void start() {
+    operator =
+        new Operator(
+            overrider ->
+                overrider
+                    .withKubernetesClient(client)
+                    .withCloseClientOnStop(false)
+                    .withUseSSAToPatchPrimaryResource(false)
+                    .withSSABasedCreateUpdateMatchForDependentResources(false)
+                    .withDefaultNonSSAResource(
+                        Set.of(
+                            ServiceAccount.class,
+                            ClusterRole.class,
+                            ClusterRoleBinding.class,
+                            Role.class,
+                            RoleBinding.class,
+                            CSIDriver.class,
+                            Secret.class,
+                            DaemonSet.class,
+                            StorageClass.class)));
+    operator.register(new StorageBackendReconciler(SETTINGS, Clock.systemUTC()));
+    operator.start();
+  }
+
+  @AfterEach
+  void stop() {
+    operator.stop();
+  }
+
+  private static <T> T await(String what, Supplier<T> probe) {
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (System.nanoTime() < deadline) {
+      T value = probe.get();
+      if (value != null && !Boolean.FALSE.equals(value)) {
+        return value;
+      }
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    throw new AssertionError("timed out waiting for " + what);
+  }
+
+  private <T extends HasMetadata> T namespaced(Class<T> type, String name) {
+    return await(
+        type.getSimpleName() + " " + name,
+        () -> client.resources(type).inNamespace(NAMESPACE).withName(name).get());
+  }
+
+  private <T extends HasMetadata> T clusterScoped(Class<T> type, String name) {
+    return await(
+        type.getSimpleName() + " " + name, () -> client.resources(type).withName(name).get());
+  }
+
+  @Test
+  @DisplayName("Applying a StorageBackend deploys every object; status goes Progressing to Ready")
+  void deploysAndReports() {
+    StorageBackend backend =
+        Serialization.unmarshal(
+            """
+            apiVersion: thinvol.io/v1alpha1
+            kind: StorageBackend
+            metadata:
+              name: local
+            spec:
+              storageClasses:
+              - name: thin
+                default: true
+              - name: thin-retain
+                reclaimPolicy: Retain
+            """,
+            StorageBackend.class);
+    client.resource(backend).create();
+
+    DaemonSet daemonSet = namespaced(DaemonSet.class, "thinvol-local-node");
+    assertThat(daemonSet.getSpec().getTemplate().getSpec().getServiceAccountName())
+        .isEqualTo("thinvol-local-node");
+    assertThat(daemonSet.getMetadata().getOwnerReferences())
+        .singleElement()
+        .satisfies(o -> assertThat(o.getKind()).isEqualTo("StorageBackend"));
+    namespaced(ServiceAccount.class, "thinvol-local-node");
+    namespaced(Role.class, "thinvol-local-node");
+    namespaced(RoleBinding.class, "thinvol-local-node");
+    Secret tls = namespaced(Secret.class, "thinvol-local-addons-tls");
+    assertThat(tls.getType()).isEqualTo("kubernetes.io/tls");
+    clusterScoped(ClusterRole.class, "thinvol-local-node");
+    clusterScoped(ClusterRoleBinding.class, "thinvol-local-node");
+    CSIDriver driver = clusterScoped(CSIDriver.class, "local.thinvol.io");
+    assertThat(driver.getSpec().getAttachRequired()).isFalse();
+    assertThat(clusterScoped(StorageClass.class, "thin").getVolumeBindingMode())
+        .isEqualTo("WaitForFirstConsumer");
+    assertThat(clusterScoped(StorageClass.class, "thin-retain").getReclaimPolicy())
+        .isEqualTo("Retain");
+
+    StorageBackend progressing =
+        await(
+            "a status",
+            () -> {
+              StorageBackend current =
+                  client.resources(StorageBackend.class).withName("local").get();
+              return current.getStatus() != null ? current : null;
+            });
+    assertThat(progressing.getStatus().getDriverName()).isEqualTo("local.thinvol.io");
+    assertThat(StatusModel.isReady(progressing.getStatus())).isFalse();
+
+    // The mock server runs no DaemonSet controller: play it, with two ready nodes.
+    DaemonSet current =
+        client
+            .resources(DaemonSet.class)
+            .inNamespace(NAMESPACE)
+            .withName("thinvol-local-node")
+            .get();
+    current.setStatus(
+        new DaemonSetStatusBuilder()
+            .withDesiredNumberScheduled(2)
+            .withNumberReady(2)
+            .withUpdatedNumberScheduled(2)
+            .withCurrentNumberScheduled(2)
+            .withNumberMisscheduled(0)
+            .withObservedGeneration(current.getMetadata().getGeneration())
+            .build());
+    client.resource(current).updateStatus();
+
+    StorageBackend ready =
+        await(
+            "Ready=True",
+            () -> {
+              StorageBackend now = client.resources(StorageBackend.class).withName("local").get();
+              return now.getStatus() != null && StatusModel.isReady(now.getStatus()) ? now : null;
+            });
+    assertThat(ready.getStatus().getNodes().getReady()).isEqualTo(2);
+    assertThat(ready.getStatus().getConditions())
+        .extracting(c -> c.getType() + "=" + c.getStatus() + "/" + c.getReason())
+        .containsExactlyInAnyOrder(
+            "Ready=True/AllNodesReady",
+            "Progressing=False/Deployed",
+            "Degraded=False/AllNodesReady");
+  }
+}
