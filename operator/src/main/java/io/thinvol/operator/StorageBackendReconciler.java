@@ -1,8 +1,10 @@
 package io.thinvol.operator;
 
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.Workflow;
@@ -23,6 +25,7 @@ import io.thinvol.operator.model.Settings;
 import io.thinvol.operator.model.StatusModel;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -59,17 +62,24 @@ import java.util.Objects;
           dependsOn = "csi-driver")
     })
 @ControllerConfiguration(name = "storagebackend")
-public class StorageBackendReconciler implements Reconciler<StorageBackend> {
+public class StorageBackendReconciler
+    implements Reconciler<StorageBackend>, Cleaner<StorageBackend> {
 
   // Until every node is ready the status is refreshed on this period as well as on events.
   static final Duration WHILE_NOT_READY = Duration.ofSeconds(30);
 
+  // While volumes still use a deleted backend, it is checked again on this period.
+  static final Duration WHILE_IN_USE = Duration.ofSeconds(10);
+  private static final int NAMED_USERS = 5;
+
   private final Settings settings;
   private final Clock clock;
+  private final Events events;
 
-  public StorageBackendReconciler(Settings settings, Clock clock) {
+  public StorageBackendReconciler(Settings settings, Clock clock, Events events) {
     this.settings = settings;
     this.clock = clock;
+    this.events = events;
   }
 
   @Override
@@ -83,10 +93,47 @@ public class StorageBackendReconciler implements Reconciler<StorageBackend> {
     if (sameStatus(backend.getStatus(), status)) {
       control = UpdateControl.noUpdate();
     } else {
+      announceTransitions(backend, status);
       backend.setStatus(status);
       control = UpdateControl.patchStatus(backend);
     }
     return StatusModel.isReady(status) ? control : control.rescheduleAfter(WHILE_NOT_READY);
+  }
+
+  /**
+   * Deletion waits while claims or volumes use the backend (removing the driver would strand them);
+   * then the finalizer goes and the owner references remove every object it created.
+   */
+  @Override
+  public DeleteControl cleanup(StorageBackend backend, Context<StorageBackend> context) {
+    List<String> users = VolumesInUse.of(context.getClient(), backend);
+    if (users.isEmpty()) {
+      events.normal(backend, "Deleted", "no volume uses it any more; removing its objects");
+      return DeleteControl.defaultDelete();
+    }
+    String named =
+        String.join(", ", users.subList(0, Math.min(NAMED_USERS, users.size())))
+            + (users.size() > NAMED_USERS ? " and " + (users.size() - NAMED_USERS) + " more" : "");
+    String message = "deletion waits until no volume uses this backend; still in use by " + named;
+    events.warning(backend, "DeletionBlocked", message);
+    StorageBackendStatus status = StatusModel.deletionBlocked(backend, message, clock.instant());
+    backend.setStatus(status);
+    context.getClient().resource(backend).updateStatus();
+    return DeleteControl.noFinalizerRemoval().rescheduleAfter(WHILE_IN_USE);
+  }
+
+  private void announceTransitions(StorageBackend backend, StorageBackendStatus next) {
+    boolean wasReady = backend.getStatus() != null && StatusModel.isReady(backend.getStatus());
+    boolean ready = StatusModel.isReady(next);
+    if (ready && !wasReady) {
+      events.normal(backend, "Ready", StatusModel.message(next, StatusModel.READY));
+    } else if (!ready && wasReady) {
+      events.warning(backend, "NotReady", StatusModel.message(next, StatusModel.READY));
+    }
+    if (StatusModel.isDegraded(next)
+        && (backend.getStatus() == null || !StatusModel.isDegraded(backend.getStatus()))) {
+      events.warning(backend, "Degraded", StatusModel.message(next, StatusModel.DEGRADED));
+    }
   }
 
   private static boolean sameStatus(StorageBackendStatus current, StorageBackendStatus next) {

@@ -3,6 +3,8 @@ package io.thinvol.operator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
@@ -22,6 +24,7 @@ import io.thinvol.operator.model.Settings;
 import io.thinvol.operator.model.StatusModel;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
@@ -64,7 +67,9 @@ class StorageBackendReconcilerTest {
                             Secret.class,
                             DaemonSet.class,
                             StorageClass.class)));
-    operator.register(new StorageBackendReconciler(SETTINGS, Clock.systemUTC()));
+    operator.register(
+        new StorageBackendReconciler(
+            SETTINGS, Clock.systemUTC(), new Events(client, NAMESPACE, Clock.systemUTC())));
     operator.start();
   }
 
@@ -184,5 +189,76 @@ class StorageBackendReconcilerTest {
             "Ready=True/AllNodesReady",
             "Progressing=False/Deployed",
             "Degraded=False/AllNodesReady");
+    assertThat(eventReasons("local")).contains("Ready");
+  }
+
+  private List<String> eventReasons(String backend) {
+    return client.v1().events().inNamespace(NAMESPACE).list().getItems().stream()
+        .filter(e -> backend.equals(e.getInvolvedObject().getName()))
+        .map(e -> e.getReason())
+        .toList();
+  }
+
+  @Test
+  @DisplayName("Deletion waits while a claim uses the backend, says which, then completes")
+  void deletionWaitsForVolumes() {
+    client
+        .resource(
+            Serialization.unmarshal(
+                "apiVersion: thinvol.io/v1alpha1\nkind: StorageBackend\nmetadata:\n  name: busy\n",
+                StorageBackend.class))
+        .create();
+    namespaced(DaemonSet.class, "thinvol-busy-node");
+    await(
+        "the finalizer",
+        () ->
+            !client
+                .resources(StorageBackend.class)
+                .withName("busy")
+                .get()
+                .getMetadata()
+                .getFinalizers()
+                .isEmpty());
+    client
+        .persistentVolumeClaims()
+        .inNamespace("apps")
+        .resource(
+            new PersistentVolumeClaimBuilder()
+                .withNewMetadata()
+                .withName("data")
+                .withNamespace("apps")
+                .endMetadata()
+                .withNewSpec()
+                .withStorageClassName("busy")
+                .withAccessModes("ReadWriteOnce")
+                .withNewResources()
+                .addToRequests("storage", new Quantity("1Gi"))
+                .endResources()
+                .endSpec()
+                .build())
+        .create();
+
+    client.resources(StorageBackend.class).withName("busy").delete();
+    StorageBackend blocked =
+        await(
+            "DeletionBlocked",
+            () -> {
+              StorageBackend now = client.resources(StorageBackend.class).withName("busy").get();
+              return now != null
+                      && now.getStatus() != null
+                      && StatusModel.message(now.getStatus(), StatusModel.DEGRADED)
+                          .contains("PVC apps/data")
+                  ? now
+                  : null;
+            });
+    assertThat(blocked.getMetadata().getDeletionTimestamp()).isNotNull();
+    assertThat(blocked.getStatus().getConditions())
+        .anySatisfy(c -> assertThat(c.getReason()).isEqualTo("DeletionBlocked"));
+    assertThat(eventReasons("busy")).contains("DeletionBlocked");
+
+    client.persistentVolumeClaims().inNamespace("apps").withName("data").delete();
+    await(
+        "the backend to go",
+        () -> client.resources(StorageBackend.class).withName("busy").get() == null);
   }
 }

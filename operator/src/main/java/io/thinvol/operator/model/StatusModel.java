@@ -116,6 +116,39 @@ public final class StatusModel {
     return status;
   }
 
+  /** The status of a backend whose deletion waits for volumes that still use it. */
+  public static StorageBackendStatus deletionBlocked(
+      StorageBackend backend, String message, Instant now) {
+    long generation = Optional.ofNullable(backend.getMetadata().getGeneration()).orElse(0L);
+    StorageBackendStatus status =
+        Optional.ofNullable(backend.getStatus()).orElseGet(StorageBackendStatus::new);
+    List<Condition> previous = status.getConditions();
+    List<Condition> conditions = new ArrayList<>();
+    for (Condition condition : previous) {
+      if (!DEGRADED.equals(condition.getType())) {
+        conditions.add(condition);
+      }
+    }
+    conditions.add(
+        condition(previous, DEGRADED, "True", "DeletionBlocked", message, generation, now));
+    status.setConditions(conditions);
+    return status;
+  }
+
+  public static boolean isDegraded(StorageBackendStatus status) {
+    return status.getConditions().stream()
+        .anyMatch(c -> DEGRADED.equals(c.getType()) && "True".equals(c.getStatus()));
+  }
+
+  /** The message of a condition, or an empty string. */
+  public static String message(StorageBackendStatus status, String type) {
+    return status.getConditions().stream()
+        .filter(c -> type.equals(c.getType()))
+        .map(Condition::getMessage)
+        .findFirst()
+        .orElse("");
+  }
+
   /** True when the Ready condition is True. */
   public static boolean isReady(StorageBackendStatus status) {
     return status.getConditions().stream()
