@@ -18,11 +18,14 @@ import io.fabric8.kubernetes.api.model.storage.StorageClass;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.javaoperatorsdk.operator.Operator;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.operator.model.Settings;
 import io.thinvol.operator.model.StatusModel;
-import java.time.Clock;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -44,16 +47,18 @@ class StorageBackendReconcilerTest {
       new Settings(NAMESPACE, "quay.io/thinvol/thinvol:0.1.0", false, true);
 
   KubernetesClient client;
-  private Operator operator;
+  private OperatorRunner operator;
 
   @BeforeEach
-  void start() {
+  void start() throws IOException {
     operator =
-        new Operator(
+        OperatorRunner.start(
+            client,
+            SETTINGS,
+            false,
+            0,
             overrider ->
                 overrider
-                    .withKubernetesClient(client)
-                    .withCloseClientOnStop(false)
                     .withUseSSAToPatchPrimaryResource(false)
                     .withSSABasedCreateUpdateMatchForDependentResources(false)
                     .withDefaultNonSSAResource(
@@ -67,15 +72,25 @@ class StorageBackendReconcilerTest {
                             Secret.class,
                             DaemonSet.class,
                             StorageClass.class)));
-    operator.register(
-        new StorageBackendReconciler(
-            SETTINGS, Clock.systemUTC(), new Events(client, NAMESPACE, Clock.systemUTC())));
-    operator.start();
   }
 
   @AfterEach
   void stop() {
-    operator.stop();
+    operator.close();
+  }
+
+  @Test
+  @DisplayName("The health endpoints answer once the operator runs")
+  void health() throws Exception {
+    HttpClient http = HttpClient.newHttpClient();
+    for (String path : new String[] {"/healthz", "/readyz"}) {
+      HttpResponse<String> response =
+          http.send(
+              HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + operator.healthPort() + path))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(response.statusCode()).as(path).isEqualTo(200);
+    }
   }
 
   private static <T> T await(String what, Supplier<T> probe) {

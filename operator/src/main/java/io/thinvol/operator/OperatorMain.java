@@ -1,0 +1,63 @@
+package io.thinvol.operator;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.thinvol.operator.model.Settings;
+import java.util.Optional;
+
+/**
+ * {@code operator}: runs against the in-cluster configuration, or the current kubeconfig context
+ * when run from a workstation. Environment: {@code POD_NAMESPACE} (where the operator and the node
+ * pods run), {@code THINVOL_OPERATOR_IMAGE} (the image that also carries the driver; read from the
+ * operator's own pod, {@code POD_NAME}, when unset), {@code THINVOL_HEALTH_PORT} (default 8081),
+ * {@code THINVOL_LEADER_ELECTION} (default true).
+ */
+public final class OperatorMain {
+
+  private OperatorMain() {}
+
+  public static void main(String[] args) throws Exception {
+    KubernetesClient client = new KubernetesClientBuilder().build();
+    String namespace = required("POD_NAMESPACE");
+    ClusterFacts facts = ClusterFacts.of(client);
+    Settings settings =
+        new Settings(
+            namespace, ownImage(client, namespace), facts.openShift(), facts.snapshotApi());
+    OperatorRunner runner =
+        OperatorRunner.start(
+            client,
+            settings,
+            Boolean.parseBoolean(env("THINVOL_LEADER_ELECTION").orElse("true")),
+            Integer.parseInt(env("THINVOL_HEALTH_PORT").orElse("8081")),
+            overrider -> {});
+    Runtime.getRuntime().addShutdownHook(new Thread(runner::close, "shutdown"));
+  }
+
+  /** The operator's image: set explicitly, or the image of its own pod's first container. */
+  static String ownImage(KubernetesClient client, String namespace) {
+    return env("THINVOL_OPERATOR_IMAGE")
+        .orElseGet(
+            () ->
+                client
+                    .pods()
+                    .inNamespace(namespace)
+                    .withName(required("POD_NAME"))
+                    .require()
+                    .getSpec()
+                    .getContainers()
+                    .get(0)
+                    .getImage());
+  }
+
+  private static Optional<String> env(String name) {
+    return Optional.ofNullable(System.getenv(name)).filter(v -> !v.isBlank());
+  }
+
+  private static String required(String name) {
+    return env(name)
+        .orElseThrow(
+            () ->
+                new IllegalStateException(
+                    name + " must be set (the Deployment sets it from the downward API)"));
+  }
+}
