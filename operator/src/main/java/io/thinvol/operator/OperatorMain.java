@@ -2,6 +2,7 @@ package io.thinvol.operator;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.thinvol.operator.model.Settings;
 import java.util.Optional;
 
@@ -19,7 +20,19 @@ public final class OperatorMain {
   public static void main(String[] args) throws Exception {
     KubernetesClient client = new KubernetesClientBuilder().build();
     String namespace = required("POD_NAMESPACE");
-    ClusterFacts facts = ClusterFacts.of(client);
+    ClusterFacts facts;
+    try {
+      facts = ClusterFacts.of(client);
+    } catch (KubernetesClientException e) {
+      System.err.println(
+          "thinvol operator: cannot reach the Kubernetes API at "
+              + client.getMasterUrl()
+              + " ("
+              + e.getMessage()
+              + "); check the kubeconfig context or the in-cluster ServiceAccount");
+      System.exit(1);
+      return;
+    }
     Settings settings =
         new Settings(
             namespace, ownImage(client, namespace), facts.openShift(), facts.snapshotApi());
