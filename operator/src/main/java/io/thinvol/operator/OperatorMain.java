@@ -28,7 +28,7 @@ public final class OperatorMain {
           "thinvol operator: cannot reach the Kubernetes API at "
               + client.getMasterUrl()
               + " ("
-              + e.getMessage()
+              + rootCause(e)
               + "); check the kubeconfig context or the in-cluster ServiceAccount");
       System.exit(1);
       return;
@@ -60,6 +60,15 @@ public final class OperatorMain {
                     .getContainers()
                     .get(0)
                     .getImage());
+  }
+
+  private static String rootCause(Throwable e) {
+    Throwable root = e;
+    while (root.getCause() != null) {
+      root = root.getCause();
+    }
+    return root.getClass().getSimpleName()
+        + (root.getMessage() == null ? "" : ": " + root.getMessage());
   }
 
   private static Optional<String> env(String name) {
