@@ -215,6 +215,33 @@ class StorageBackendReconcilerTest {
   }
 
   @Test
+  @DisplayName("A CSIDriver with a different immutable field is recreated, not patched")
+  void csiDriverRecreated() {
+    client
+        .resource(
+            Serialization.unmarshal(
+                "apiVersion: thinvol.io/v1alpha1\nkind: StorageBackend\nmetadata:\n  name: old\n",
+                StorageBackend.class))
+        .create();
+    CSIDriver original = clusterScoped(CSIDriver.class, "old.thinvol.io");
+    original.getSpec().setAttachRequired(true); // as another version might have left it
+    client.resource(original).update();
+
+    CSIDriver recreated =
+        await(
+            "a recreated CSIDriver",
+            () -> {
+              CSIDriver now = client.resources(CSIDriver.class).withName("old.thinvol.io").get();
+              return now != null
+                      && Boolean.FALSE.equals(now.getSpec().getAttachRequired())
+                      && !now.getMetadata().getUid().equals(original.getMetadata().getUid())
+                  ? now
+                  : null;
+            });
+    assertThat(recreated.getSpec().getStorageCapacity()).isTrue();
+  }
+
+  @Test
   @DisplayName("Deletion waits while a claim uses the backend, says which, then completes")
   void deletionWaitsForVolumes() {
     client

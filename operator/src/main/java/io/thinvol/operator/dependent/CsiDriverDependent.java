@@ -7,10 +7,18 @@ import io.javaoperatorsdk.operator.processing.dependent.kubernetes.CRUDKubernete
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependent;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.operator.model.CsiDriverModel;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** The CSIDriver object of the backend. */
+/**
+ * The CSIDriver object of the backend. attachRequired and volumeLifecycleModes cannot be updated:
+ * when they differ (an object left by another version) it is deleted and created again, which does
+ * not touch existing volumes.
+ */
 @KubernetesDependent(informer = @Informer(labelSelector = Dependents.SELECTOR))
 public class CsiDriverDependent extends CRUDKubernetesDependentResource<CSIDriver, StorageBackend> {
+
+  private static final Logger log = LoggerFactory.getLogger(CsiDriverDependent.class);
 
   public CsiDriverDependent() {
     super(CSIDriver.class);
@@ -19,5 +27,19 @@ public class CsiDriverDependent extends CRUDKubernetesDependentResource<CSIDrive
   @Override
   protected CSIDriver desired(StorageBackend backend, Context<StorageBackend> context) {
     return CsiDriverModel.desired(backend);
+  }
+
+  @Override
+  public CSIDriver update(
+      CSIDriver actual,
+      CSIDriver desired,
+      StorageBackend backend,
+      Context<StorageBackend> context) {
+    if (!CsiDriverModel.needsRecreate(actual, desired)) {
+      return super.update(actual, desired, backend, context);
+    }
+    log.info("recreating CSIDriver {}: an immutable field differs", actual.getMetadata().getName());
+    context.getClient().resource(actual).withTimeoutInMillis(30_000).delete();
+    return create(desired, backend, context);
   }
 }
