@@ -5,10 +5,12 @@ import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.Workflow;
 import io.javaoperatorsdk.operator.api.reconciler.dependent.Dependent;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.api.v1alpha1.StorageBackendStatus;
 import io.thinvol.operator.dependent.AddonsTlsSecretDependent;
@@ -21,6 +23,7 @@ import io.thinvol.operator.dependent.NodeRoleBindingDependent;
 import io.thinvol.operator.dependent.NodeRoleDependent;
 import io.thinvol.operator.dependent.NodeServiceAccountDependent;
 import io.thinvol.operator.dependent.StorageClassesDependent;
+import io.thinvol.operator.model.Names;
 import io.thinvol.operator.model.Settings;
 import io.thinvol.operator.model.StatusModel;
 import java.time.Clock;
@@ -75,6 +78,7 @@ public class StorageBackendReconciler
   private final Settings settings;
   private final Clock clock;
   private final Events events;
+  private final Registrations registrations = new Registrations();
 
   public StorageBackendReconciler(Settings settings, Clock clock, Events events) {
     this.settings = settings;
@@ -88,7 +92,18 @@ public class StorageBackendReconciler
     Dependents.provide(context, settings);
     context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();
     StorageBackendStatus status =
-        StatusModel.of(backend, context.getSecondaryResource(DaemonSet.class), clock.instant());
+        StatusModel.of(
+            backend,
+            context.getSecondaryResource(DaemonSet.class),
+            registrations.nodesWith(backend.driverName()),
+            context
+                .getClient()
+                .pods()
+                .inNamespace(settings.namespace())
+                .withLabels(Names.nodePodLabels(backend))
+                .list()
+                .getItems(),
+            clock.instant());
     UpdateControl<StorageBackend> control;
     if (sameStatus(backend.getStatus(), status)) {
       control = UpdateControl.noUpdate();
@@ -98,6 +113,12 @@ public class StorageBackendReconciler
       control = UpdateControl.patchStatus(backend);
     }
     return StatusModel.isReady(status) ? control : control.rescheduleAfter(WHILE_NOT_READY);
+  }
+
+  @Override
+  public List<EventSource<?, StorageBackend>> prepareEventSources(
+      EventSourceContext<StorageBackend> context) {
+    return List.of(registrations.eventSource(context));
   }
 
   /**

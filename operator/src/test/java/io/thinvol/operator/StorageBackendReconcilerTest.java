@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
@@ -14,11 +15,13 @@ import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.api.model.storage.CSIDriver;
+import io.fabric8.kubernetes.api.model.storage.CSINodeBuilder;
 import io.fabric8.kubernetes.api.model.storage.StorageClass;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.thinvol.api.v1alpha1.StorageBackend;
+import io.thinvol.operator.model.Names;
 import io.thinvol.operator.model.Settings;
 import io.thinvol.operator.model.StatusModel;
 import java.io.IOException;
@@ -190,6 +193,49 @@ class StorageBackendReconcilerTest {
             .build());
     client.resource(current).updateStatus();
 
+    // Both pods run, but only node-a's kubelet has registered the driver so far.
+    registerDriver("node-a", "local.thinvol.io");
+    client
+        .resource(
+            new PodBuilder()
+                .withNewMetadata()
+                .withName("thinvol-local-node-b1")
+                .withNamespace(NAMESPACE)
+                .withLabels(Names.nodePodLabels(progressing))
+                .endMetadata()
+                .withNewSpec()
+                .withNodeName("node-b")
+                .endSpec()
+                .withNewStatus()
+                .addNewContainerStatus()
+                .withName("driver")
+                .withReady(true)
+                .endContainerStatus()
+                .endStatus()
+                .build())
+        .create();
+    StorageBackend unregistered =
+        await(
+            "Ready=False/NotRegistered",
+            () -> {
+              StorageBackend now = client.resources(StorageBackend.class).withName("local").get();
+              return now.getStatus() != null && now.getStatus().getNodeProblems() != null
+                  ? now
+                  : null;
+            });
+    assertThat(unregistered.getStatus().getNodes().getRegistered()).isEqualTo(1);
+    assertThat(unregistered.getStatus().getConditions())
+        .extracting(c -> c.getType() + "=" + c.getStatus() + "/" + c.getReason())
+        .contains("Ready=False/NotRegistered");
+    assertThat(unregistered.getStatus().getNodeProblems())
+        .singleElement()
+        .satisfies(
+            p -> {
+              assertThat(p.getNode()).isEqualTo("node-b");
+              assertThat(p.getProblem()).contains("has not registered local.thinvol.io");
+            });
+
+    registerDriver("node-b", "local.thinvol.io");
     StorageBackend ready =
         await(
             "Ready=True",
@@ -198,6 +244,8 @@ class StorageBackendReconcilerTest {
               return now.getStatus() != null && StatusModel.isReady(now.getStatus()) ? now : null;
             });
     assertThat(ready.getStatus().getNodes().getReady()).isEqualTo(2);
+    assertThat(ready.getStatus().getNodes().getRegistered()).isEqualTo(2);
+    assertThat(ready.getStatus().getNodeProblems()).isNull();
     assertThat(ready.getStatus().getConditions())
         .extracting(c -> c.getType() + "=" + c.getStatus() + "/" + c.getReason())
         .containsExactlyInAnyOrder(
@@ -205,6 +253,23 @@ class StorageBackendReconcilerTest {
             "Progressing=False/Deployed",
             "Degraded=False/AllNodesReady");
     assertThat(eventReasons("local")).contains("Ready");
+  }
+
+  private void registerDriver(String node, String driver) {
+    client
+        .resource(
+            new CSINodeBuilder()
+                .withNewMetadata()
+                .withName(node)
+                .endMetadata()
+                .withNewSpec()
+                .addNewDriver()
+                .withName(driver)
+                .withNodeID(node)
+                .endDriver()
+                .endSpec()
+                .build())
+        .create();
   }
 
   private List<String> eventReasons(String backend) {

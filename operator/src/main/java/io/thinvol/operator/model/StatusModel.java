@@ -2,6 +2,7 @@ package io.thinvol.operator.model;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.apps.DaemonSetStatus;
 import io.thinvol.api.v1alpha1.StorageBackend;
@@ -11,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The status a person reads with {@code kubectl describe sb}: Ready, Progressing and Degraded with
@@ -25,8 +27,16 @@ public final class StatusModel {
 
   private StatusModel() {}
 
+  /**
+   * @param registeredNodes nodes whose CSINode lists the backend's driver
+   * @param pods the backend's node pods
+   */
   public static StorageBackendStatus of(
-      StorageBackend backend, Optional<DaemonSet> daemonSet, Instant now) {
+      StorageBackend backend,
+      Optional<DaemonSet> daemonSet,
+      Set<String> registeredNodes,
+      List<Pod> pods,
+      Instant now) {
     long generation = Optional.ofNullable(backend.getMetadata().getGeneration()).orElse(0L);
     List<Condition> previous =
         Optional.ofNullable(backend.getStatus())
@@ -43,7 +53,11 @@ public final class StatusModel {
     StorageBackendStatus.NodeCounts nodes = new StorageBackendStatus.NodeCounts();
     nodes.setDesired(desired);
     nodes.setReady(ready);
+    nodes.setRegistered(registeredNodes.size());
     status.setNodes(nodes);
+    List<StorageBackendStatus.NodeProblem> problems =
+        NodeProblems.of(backend, registeredNodes, pods);
+    status.setNodeProblems(problems.isEmpty() ? null : problems);
 
     boolean observed =
         ds != null
@@ -101,6 +115,25 @@ public final class StatusModel {
               DEGRADED,
               "False",
               "RollingOut",
+              "nothing is wrong so far",
+              generation,
+              now));
+    } else if (registeredNodes.size() < desired) {
+      String message =
+          String.format(
+              "the driver runs on all %d nodes but the kubelet registered it on %d; see"
+                  + " status.nodeProblems",
+              desired, registeredNodes.size());
+      conditions.add(
+          condition(previous, READY, "False", "NotRegistered", message, generation, now));
+      conditions.add(
+          condition(previous, PROGRESSING, "True", "Registering", message, generation, now));
+      conditions.add(
+          condition(
+              previous,
+              DEGRADED,
+              "False",
+              "Registering",
               "nothing is wrong so far",
               generation,
               now));

@@ -3,6 +3,8 @@ package io.thinvol.operator.model;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeMount;
@@ -13,6 +15,7 @@ import io.fabric8.kubernetes.api.model.storage.StorageClass;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -275,5 +278,42 @@ class ModelTest {
             daemonSet.getSpec().getTemplate().getSpec().getContainers().stream()
                 .map(Container::getImage)
                 .toList());
+  }
+
+  @Test
+  @DisplayName("A crash-looping driver pod is named in status with its container's reason")
+  void nodeProblems() {
+    Pod crashing =
+        new PodBuilder()
+            .withNewMetadata()
+            .withName("thinvol-local-node-x")
+            .endMetadata()
+            .withNewSpec()
+            .withNodeName("node-c")
+            .endSpec()
+            .withNewStatus()
+            .addNewContainerStatus()
+            .withName("driver")
+            .withReady(false)
+            .withNewState()
+            .withNewWaiting()
+            .withReason("CrashLoopBackOff")
+            .withMessage("back-off 5m0s")
+            .endWaiting()
+            .endState()
+            .endContainerStatus()
+            .endStatus()
+            .build();
+    Pod pending = new PodBuilder().withNewMetadata().withName("p").endMetadata().build();
+    assertThat(NodeProblems.of(MINIMAL, Set.of("node-c"), List.of(crashing, pending)))
+        .singleElement()
+        .satisfies(
+            problem -> {
+              assertThat(problem.getNode()).isEqualTo("node-c");
+              assertThat(problem.getProblem())
+                  .isEqualTo(
+                      "driver pod thinvol-local-node-x is not ready: driver is waiting"
+                          + " (CrashLoopBackOff: back-off 5m0s)");
+            });
   }
 }

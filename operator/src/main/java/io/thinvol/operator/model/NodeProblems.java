@@ -1,0 +1,78 @@
+package io.thinvol.operator.model;
+
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.thinvol.api.v1alpha1.StorageBackend;
+import io.thinvol.api.v1alpha1.StorageBackendStatus.NodeProblem;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Nodes where the driver does not work, said in the status so nobody has to read pod logs to find
+ * them: a driver pod that is not ready (with its container's reason), or a ready pod whose kubelet
+ * has not registered the driver.
+ */
+final class NodeProblems {
+
+  private NodeProblems() {}
+
+  static List<NodeProblem> of(StorageBackend backend, Set<String> registeredNodes, List<Pod> pods) {
+    List<NodeProblem> problems = new ArrayList<>();
+    for (Pod pod : pods) {
+      String node = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
+      if (node == null) {
+        continue; // not scheduled yet: the DaemonSet counts say so
+      }
+      String notReady = notReady(pod);
+      if (notReady != null) {
+        problems.add(
+            problem(
+                node, "driver pod " + pod.getMetadata().getName() + " is not ready: " + notReady));
+      } else if (!registeredNodes.contains(node)) {
+        problems.add(
+            problem(
+                node,
+                "the kubelet has not registered "
+                    + backend.driverName()
+                    + " on this node (CSINode); see the node-driver-registrar container's log"));
+      }
+    }
+    problems.sort(Comparator.comparing(NodeProblem::getNode));
+    return problems;
+  }
+
+  /** Why the pod is not ready, or null when it is. */
+  private static String notReady(Pod pod) {
+    if (pod.getStatus() == null || pod.getStatus().getContainerStatuses() == null) {
+      return "it has not started";
+    }
+    for (ContainerStatus container : pod.getStatus().getContainerStatuses()) {
+      if (!Boolean.TRUE.equals(container.getReady())) {
+        var state = container.getState();
+        if (state != null && state.getWaiting() != null) {
+          return container.getName()
+              + " is waiting ("
+              + state.getWaiting().getReason()
+              + (state.getWaiting().getMessage() == null
+                  ? ""
+                  : ": " + state.getWaiting().getMessage())
+              + ")";
+        }
+        if (state != null && state.getTerminated() != null) {
+          return container.getName() + " terminated (" + state.getTerminated().getReason() + ")";
+        }
+        return container.getName() + " is not ready";
+      }
+    }
+    return null;
+  }
+
+  private static NodeProblem problem(String node, String text) {
+    NodeProblem problem = new NodeProblem();
+    problem.setNode(node);
+    problem.setProblem(text);
+    return problem;
+  }
+}
