@@ -1,6 +1,7 @@
 package io.thinvol.operator;
 
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -29,7 +30,6 @@ import io.thinvol.operator.model.StatusModel;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * Deploys a StorageBackend: identity and permissions, the CSIDriver and TLS Secret, then the node
@@ -157,15 +157,8 @@ public class StorageBackendReconciler
     }
   }
 
+  // Conditions keep their transition times, so equal content means nothing changed to write.
   private static boolean sameStatus(StorageBackendStatus current, StorageBackendStatus next) {
-    return current != null
-        && Objects.equals(current.getConditions(), next.getConditions())
-        && Objects.equals(current.getObservedGeneration(), next.getObservedGeneration())
-        && Objects.equals(
-            current.getNodes() == null ? null : current.getNodes().getReady(),
-            next.getNodes().getReady())
-        && Objects.equals(
-            current.getNodes() == null ? null : current.getNodes().getDesired(),
-            next.getNodes().getDesired());
+    return current != null && Serialization.asJson(current).equals(Serialization.asJson(next));
   }
 }

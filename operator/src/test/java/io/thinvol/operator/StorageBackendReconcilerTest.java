@@ -19,7 +19,9 @@ import io.fabric8.kubernetes.api.model.storage.CSINodeBuilder;
 import io.fabric8.kubernetes.api.model.storage.StorageClass;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.operator.model.Names;
 import io.thinvol.operator.model.Settings;
@@ -30,8 +32,10 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -50,6 +54,7 @@ class StorageBackendReconcilerTest {
       new Settings(NAMESPACE, "quay.io/thinvol/thinvol:0.1.0", false, true);
 
   KubernetesClient client;
+  KubernetesMockServer server;
   private OperatorRunner operator;
 
   @BeforeEach
@@ -175,23 +180,7 @@ class StorageBackendReconcilerTest {
     assertThat(progressing.getStatus().getDriverName()).isEqualTo("local.thinvol.io");
     assertThat(StatusModel.isReady(progressing.getStatus())).isFalse();
 
-    // The mock server runs no DaemonSet controller: play it, with two ready nodes.
-    DaemonSet current =
-        client
-            .resources(DaemonSet.class)
-            .inNamespace(NAMESPACE)
-            .withName("thinvol-local-node")
-            .get();
-    current.setStatus(
-        new DaemonSetStatusBuilder()
-            .withDesiredNumberScheduled(2)
-            .withNumberReady(2)
-            .withUpdatedNumberScheduled(2)
-            .withCurrentNumberScheduled(2)
-            .withNumberMisscheduled(0)
-            .withObservedGeneration(current.getMetadata().getGeneration())
-            .build());
-    client.resource(current).updateStatus();
+    playDaemonSetController("thinvol-local-node", 2, 2);
 
     // Both pods run, but only node-a's kubelet has registered the driver so far.
     registerDriver("node-a", "local.thinvol.io");
@@ -219,7 +208,9 @@ class StorageBackendReconcilerTest {
             "Ready=False/NotRegistered",
             () -> {
               StorageBackend now = client.resources(StorageBackend.class).withName("local").get();
-              return now.getStatus() != null && now.getStatus().getNodeProblems() != null
+              return now.getStatus() != null
+                      && now.getStatus().getNodeProblems() != null
+                      && !now.getStatus().getNodeProblems().isEmpty()
                   ? now
                   : null;
             });
@@ -236,13 +227,7 @@ class StorageBackendReconcilerTest {
             });
 
     registerDriver("node-b", "local.thinvol.io");
-    StorageBackend ready =
-        await(
-            "Ready=True",
-            () -> {
-              StorageBackend now = client.resources(StorageBackend.class).withName("local").get();
-              return now.getStatus() != null && StatusModel.isReady(now.getStatus()) ? now : null;
-            });
+    StorageBackend ready = awaitReady("local");
     assertThat(ready.getStatus().getNodes().getReady()).isEqualTo(2);
     assertThat(ready.getStatus().getNodes().getRegistered()).isEqualTo(2);
     assertThat(ready.getStatus().getNodeProblems()).isNull();
@@ -253,6 +238,111 @@ class StorageBackendReconcilerTest {
             "Progressing=False/Deployed",
             "Degraded=False/AllNodesReady");
     assertThat(eventReasons("local")).contains("Ready");
+  }
+
+  /** The mock server runs no DaemonSet controller: play it, with {@code nodes} ready nodes. */
+  private void playDaemonSetController(String name, int nodes, int available) {
+    DaemonSet current =
+        client.resources(DaemonSet.class).inNamespace(NAMESPACE).withName(name).get();
+    current.setStatus(
+        new DaemonSetStatusBuilder()
+            .withDesiredNumberScheduled(nodes)
+            .withNumberReady(nodes)
+            .withNumberAvailable(available)
+            .withUpdatedNumberScheduled(nodes)
+            .withCurrentNumberScheduled(nodes)
+            .withNumberMisscheduled(0)
+            .withObservedGeneration(current.getMetadata().getGeneration())
+            .build());
+    client.resource(current).updateStatus();
+  }
+
+  private StorageBackend awaitReady(String name) {
+    return await(
+        name + " Ready=True",
+        () -> {
+          StorageBackend now = client.resources(StorageBackend.class).withName(name).get();
+          return now.getStatus() != null && StatusModel.isReady(now.getStatus()) ? now : null;
+        });
+  }
+
+  private List<RecordedRequest> drainRequests() throws InterruptedException {
+    List<RecordedRequest> requests = new ArrayList<>();
+    for (RecordedRequest r; (r = server.takeRequest(1, TimeUnit.MILLISECONDS)) != null; ) {
+      requests.add(r);
+    }
+    return requests;
+  }
+
+  @Test
+  @DisplayName("Reconciles of an unchanged spec write nothing; a spec change rolls the DaemonSet")
+  void steadyThenRolls() throws InterruptedException {
+    client
+        .resource(
+            Serialization.unmarshal(
+                "apiVersion: thinvol.io/v1alpha1\nkind: StorageBackend\nmetadata:\n  name: steady\n"
+                    + "spec:\n  logLevel: INFO\n",
+                StorageBackend.class))
+        .create();
+    namespaced(DaemonSet.class, "thinvol-steady-node");
+    playDaemonSetController("thinvol-steady-node", 1, 1);
+    registerDriver("node-a", "steady.thinvol.io");
+    awaitReady("steady");
+    Thread.sleep(1000); // let the reconcile that saw Ready finish its writes
+    drainRequests();
+
+    // Each DaemonSet status change is an event that reconciles the backend (and lists its pods).
+    int reconciles = 5;
+    List<RecordedRequest> seen = new ArrayList<>();
+    for (int i = 0; i < reconciles; i++) {
+      playDaemonSetController("thinvol-steady-node", 1, i % 2);
+      long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+      boolean reconciled = false;
+      while (!reconciled && System.nanoTime() < deadline) {
+        List<RecordedRequest> batch = drainRequests();
+        seen.addAll(batch);
+        reconciled = batch.stream().anyMatch(r -> r.getPath().contains("/pods?labelSelector"));
+        Thread.sleep(50);
+      }
+      assertThat(reconciled).as("reconcile %d ran", i).isTrue();
+    }
+    Thread.sleep(500);
+    seen.addAll(drainRequests());
+    assertThat(
+            seen.stream()
+                .filter(r -> !r.getMethod().equals("GET"))
+                .filter(r -> !r.getPath().contains("/daemonsets/thinvol-steady-node/status"))
+                .map(r -> r.getMethod() + " " + r.getPath()))
+        .as("writes by the operator over %d reconciles of an unchanged spec", reconciles)
+        .isEmpty();
+
+    StorageBackend backend = client.resources(StorageBackend.class).withName("steady").get();
+    backend.getSpec().setLogLevel(io.thinvol.api.v1alpha1.StorageBackendSpec.LogLevel.DEBUG);
+    client.resource(backend).update();
+    DaemonSet rolled =
+        await(
+            "the DaemonSet to roll",
+            () -> {
+              DaemonSet now =
+                  client
+                      .resources(DaemonSet.class)
+                      .inNamespace(NAMESPACE)
+                      .withName("thinvol-steady-node")
+                      .get();
+              return now.getSpec()
+                      .getTemplate()
+                      .getSpec()
+                      .getContainers()
+                      .get(0)
+                      .getArgs()
+                      .contains("--log-level=DEBUG")
+                  ? now
+                  : null;
+            });
+    assertThat(
+            rolled.getSpec().getUpdateStrategy().getRollingUpdate().getMaxUnavailable().getIntVal())
+        .as("one node at a time")
+        .isEqualTo(1);
   }
 
   private void registerDriver(String node, String driver) {
