@@ -71,6 +71,9 @@ public class StorageBackendReconciler
   // Until every node is ready the status is refreshed on this period as well as on events.
   static final Duration WHILE_NOT_READY = Duration.ofSeconds(30);
 
+  // A refused backend is checked again on this period: what blocks it is not watched.
+  static final Duration WHILE_REFUSED = Duration.ofSeconds(60);
+
   // While volumes still use a deleted backend, it is checked again on this period.
   static final Duration WHILE_IN_USE = Duration.ofSeconds(10);
   private static final int NAMED_USERS = 5;
@@ -89,21 +92,34 @@ public class StorageBackendReconciler
   @Override
   public UpdateControl<StorageBackend> reconcile(
       StorageBackend backend, Context<StorageBackend> context) {
-    Dependents.provide(context, settings);
-    context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();
-    StorageBackendStatus status =
-        StatusModel.of(
-            backend,
-            context.getSecondaryResource(DaemonSet.class),
-            registrations.nodesWith(backend.driverName()),
-            context
-                .getClient()
-                .pods()
-                .inNamespace(settings.namespace())
-                .withLabels(Names.nodePodLabels(backend))
-                .list()
-                .getItems(),
-            clock.instant());
+    List<String> conflicts = StorageClassConflicts.of(context.getClient(), backend);
+    StorageBackendStatus status;
+    if (!conflicts.isEmpty()) {
+      // Nothing is deployed for a spec that cannot be fully honoured.
+      status =
+          StatusModel.refused(
+              backend,
+              "StorageClassConflict",
+              String.join("; ", conflicts)
+                  + "; rename the class in spec.storageClasses or remove the other one",
+              clock.instant());
+    } else {
+      Dependents.provide(context, settings);
+      context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();
+      status =
+          StatusModel.of(
+              backend,
+              context.getSecondaryResource(DaemonSet.class),
+              registrations.nodesWith(backend.driverName()),
+              context
+                  .getClient()
+                  .pods()
+                  .inNamespace(settings.namespace())
+                  .withLabels(Names.nodePodLabels(backend))
+                  .list()
+                  .getItems(),
+              clock.instant());
+    }
     UpdateControl<StorageBackend> control;
     if (sameStatus(backend.getStatus(), status)) {
       control = UpdateControl.noUpdate();
@@ -111,6 +127,9 @@ public class StorageBackendReconciler
       announceTransitions(backend, status);
       backend.setStatus(status);
       control = UpdateControl.patchStatus(backend);
+    }
+    if (!conflicts.isEmpty()) {
+      return control.rescheduleAfter(WHILE_REFUSED);
     }
     return StatusModel.isReady(status) ? control : control.rescheduleAfter(WHILE_NOT_READY);
   }

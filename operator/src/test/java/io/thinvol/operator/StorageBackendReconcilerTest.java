@@ -2,31 +2,23 @@ package io.thinvol.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
-import io.fabric8.kubernetes.api.model.apps.DaemonSetStatusBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.api.model.storage.CSIDriver;
-import io.fabric8.kubernetes.api.model.storage.CSINodeBuilder;
 import io.fabric8.kubernetes.api.model.storage.StorageClass;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.operator.model.Names;
-import io.thinvol.operator.model.Settings;
 import io.thinvol.operator.model.StatusModel;
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -34,58 +26,11 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-/**
- * The real reconciler in a JOSDK operator against the fabric8 mock API server (CRUD mode, which has
- * no server-side apply, so the operator runs without it here).
- */
-@EnableKubernetesMockClient(crud = true)
-class StorageBackendReconcilerTest {
-
-  private static final String NAMESPACE = "thinvol-system";
-  private static final Settings SETTINGS =
-      new Settings(NAMESPACE, "quay.io/thinvol/thinvol:0.1.0", false, true);
-
-  KubernetesClient client;
-  KubernetesMockServer server;
-  private OperatorRunner operator;
-
-  @BeforeEach
-  void start() throws IOException {
-    operator =
-        OperatorRunner.start(
-            client,
-            SETTINGS,
-            false,
-            0,
-            overrider ->
-                overrider
-                    .withUseSSAToPatchPrimaryResource(false)
-                    .withSSABasedCreateUpdateMatchForDependentResources(false)
-                    .withDefaultNonSSAResource(
-                        Set.of(
-                            ServiceAccount.class,
-                            ClusterRole.class,
-                            ClusterRoleBinding.class,
-                            Role.class,
-                            RoleBinding.class,
-                            CSIDriver.class,
-                            Secret.class,
-                            DaemonSet.class,
-                            StorageClass.class)));
-  }
-
-  @AfterEach
-  void stop() {
-    operator.close();
-  }
+/** Deploying a StorageBackend, reporting its state, and deleting it. */
+class StorageBackendReconcilerTest extends MockClusterTest {
 
   @Test
   @DisplayName("The health endpoints answer once the operator runs")
@@ -99,34 +44,6 @@ class StorageBackendReconcilerTest {
               HttpResponse.BodyHandlers.ofString());
       assertThat(response.statusCode()).as(path).isEqualTo(200);
     }
-  }
-
-  private static <T> T await(String what, Supplier<T> probe) {
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (System.nanoTime() < deadline) {
-      T value = probe.get();
-      if (value != null && !Boolean.FALSE.equals(value)) {
-        return value;
-      }
-      try {
-        Thread.sleep(100);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        break;
-      }
-    }
-    throw new AssertionError("timed out waiting for " + what);
-  }
-
-  private <T extends HasMetadata> T namespaced(Class<T> type, String name) {
-    return await(
-        type.getSimpleName() + " " + name,
-        () -> client.resources(type).inNamespace(NAMESPACE).withName(name).get());
-  }
-
-  private <T extends HasMetadata> T clusterScoped(Class<T> type, String name) {
-    return await(
-        type.getSimpleName() + " " + name, () -> client.resources(type).withName(name).get());
   }
 
   @Test
@@ -240,40 +157,6 @@ class StorageBackendReconcilerTest {
     assertThat(eventReasons("local")).contains("Ready");
   }
 
-  /** The mock server runs no DaemonSet controller: play it, with {@code nodes} ready nodes. */
-  private void playDaemonSetController(String name, int nodes, int available) {
-    DaemonSet current =
-        client.resources(DaemonSet.class).inNamespace(NAMESPACE).withName(name).get();
-    current.setStatus(
-        new DaemonSetStatusBuilder()
-            .withDesiredNumberScheduled(nodes)
-            .withNumberReady(nodes)
-            .withNumberAvailable(available)
-            .withUpdatedNumberScheduled(nodes)
-            .withCurrentNumberScheduled(nodes)
-            .withNumberMisscheduled(0)
-            .withObservedGeneration(current.getMetadata().getGeneration())
-            .build());
-    client.resource(current).updateStatus();
-  }
-
-  private StorageBackend awaitReady(String name) {
-    return await(
-        name + " Ready=True",
-        () -> {
-          StorageBackend now = client.resources(StorageBackend.class).withName(name).get();
-          return now.getStatus() != null && StatusModel.isReady(now.getStatus()) ? now : null;
-        });
-  }
-
-  private List<RecordedRequest> drainRequests() throws InterruptedException {
-    List<RecordedRequest> requests = new ArrayList<>();
-    for (RecordedRequest r; (r = server.takeRequest(1, TimeUnit.MILLISECONDS)) != null; ) {
-      requests.add(r);
-    }
-    return requests;
-  }
-
   @Test
   @DisplayName("Reconciles of an unchanged spec write nothing; a spec change rolls the DaemonSet")
   void steadyThenRolls() throws InterruptedException {
@@ -343,30 +226,6 @@ class StorageBackendReconcilerTest {
             rolled.getSpec().getUpdateStrategy().getRollingUpdate().getMaxUnavailable().getIntVal())
         .as("one node at a time")
         .isEqualTo(1);
-  }
-
-  private void registerDriver(String node, String driver) {
-    client
-        .resource(
-            new CSINodeBuilder()
-                .withNewMetadata()
-                .withName(node)
-                .endMetadata()
-                .withNewSpec()
-                .addNewDriver()
-                .withName(driver)
-                .withNodeID(node)
-                .endDriver()
-                .endSpec()
-                .build())
-        .create();
-  }
-
-  private List<String> eventReasons(String backend) {
-    return client.v1().events().inNamespace(NAMESPACE).list().getItems().stream()
-        .filter(e -> backend.equals(e.getInvolvedObject().getName()))
-        .map(e -> e.getReason())
-        .toList();
   }
 
   @Test

@@ -13,12 +13,20 @@ import io.thinvol.operator.model.StorageClassModel;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** The backend's StorageClasses, as many as its spec lists; removed ones are deleted. */
+/**
+ * The backend's StorageClasses, as many as its spec lists; removed ones are deleted. A change to a
+ * field the API server does not let one update (parameters, reclaim policy, ...) recreates the
+ * class: bound claims and their volumes keep what they were provisioned with.
+ */
 @KubernetesDependent(informer = @Informer(labelSelector = Dependents.SELECTOR))
 public class StorageClassesDependent
     extends CRUDKubernetesDependentResource<StorageClass, StorageBackend>
     implements CRUDKubernetesBulkDependentResource<StorageClass, StorageBackend> {
+
+  private static final Logger log = LoggerFactory.getLogger(StorageClassesDependent.class);
 
   public StorageClassesDependent() {
     super(StorageClass.class);
@@ -39,5 +47,20 @@ public class StorageClassesDependent
         .getSecondaryResourcesAsStream(StorageClass.class)
         .filter(c -> name.equals(c.getMetadata().getLabels().get(Names.BACKEND_LABEL)))
         .collect(Collectors.toMap(ResourceID::fromResource, Function.identity()));
+  }
+
+  @Override
+  public StorageClass update(
+      StorageClass actual,
+      StorageClass desired,
+      StorageBackend backend,
+      Context<StorageBackend> context) {
+    if (!StorageClassModel.needsRecreate(actual, desired)) {
+      return super.update(actual, desired, backend, context);
+    }
+    log.info(
+        "recreating StorageClass {}: an immutable field changed", actual.getMetadata().getName());
+    context.getClient().resource(actual).withTimeoutInMillis(30_000).delete();
+    return create(desired, backend, context);
   }
 }

@@ -150,6 +150,29 @@ public final class StatusModel {
   }
 
   /** The status of a backend whose deletion waits for volumes that still use it. */
+  /** The status of a backend whose spec cannot be deployed as it stands; nothing was deployed. */
+  public static StorageBackendStatus refused(
+      StorageBackend backend, String reason, String message, Instant now) {
+    long generation = Optional.ofNullable(backend.getMetadata().getGeneration()).orElse(0L);
+    List<Condition> previous =
+        Optional.ofNullable(backend.getStatus())
+            .map(StorageBackendStatus::getConditions)
+            .orElse(List.of());
+    StorageBackendStatus status = new StorageBackendStatus();
+    status.setDriverName(backend.driverName());
+    status.setObservedGeneration(generation);
+    status.setNodes(
+        Optional.ofNullable(backend.getStatus())
+            .map(StorageBackendStatus::getNodes)
+            .orElseGet(StorageBackendStatus.NodeCounts::new));
+    status.setConditions(
+        List.of(
+            condition(previous, READY, "False", reason, message, generation, now),
+            condition(previous, PROGRESSING, "False", reason, message, generation, now),
+            condition(previous, DEGRADED, "True", reason, message, generation, now)));
+    return status;
+  }
+
   public static StorageBackendStatus deletionBlocked(
       StorageBackend backend, String message, Instant now) {
     long generation = Optional.ofNullable(backend.getMetadata().getGeneration()).orElse(0L);

@@ -6,6 +6,7 @@ import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.api.v1alpha1.StorageClassSpec;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 
@@ -52,5 +53,21 @@ public final class StorageClassModel {
         .withAllowVolumeExpansion(Optional.ofNullable(spec.getAllowVolumeExpansion()).orElse(true))
         .withMountOptions(Optional.ofNullable(spec.getMountOptions()).orElse(List.of()))
         .build();
+  }
+
+  /**
+   * Whether {@code actual} differs from {@code desired} in a field the API server refuses to
+   * update, so that the class has to be created again to change it.
+   */
+  public static boolean needsRecreate(StorageClass actual, StorageClass desired) {
+    return !Objects.equals(actual.getProvisioner(), desired.getProvisioner())
+        || !Objects.equals(
+            nullIfEmpty(actual.getParameters()), nullIfEmpty(desired.getParameters()))
+        || !Objects.equals(actual.getReclaimPolicy(), desired.getReclaimPolicy())
+        || !Objects.equals(actual.getVolumeBindingMode(), desired.getVolumeBindingMode());
+  }
+
+  private static Map<String, String> nullIfEmpty(Map<String, String> map) {
+    return map == null || map.isEmpty() ? null : map;
   }
 }

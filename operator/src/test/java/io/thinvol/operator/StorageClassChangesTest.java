@@ -1,0 +1,103 @@
+package io.thinvol.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import io.fabric8.kubernetes.api.model.storage.CSIDriver;
+import io.fabric8.kubernetes.api.model.storage.StorageClass;
+import io.fabric8.kubernetes.api.model.storage.StorageClassBuilder;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.thinvol.api.v1alpha1.StorageBackend;
+import io.thinvol.api.v1alpha1.StorageClassSpec;
+import io.thinvol.operator.model.StatusModel;
+import java.util.List;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/** StorageClass changes the API server would refuse, and classes the backend may not take. */
+class StorageClassChangesTest extends MockClusterTest {
+
+  @Test
+  @DisplayName("A change to an immutable StorageClass field recreates the class")
+  void immutableChangeRecreates() {
+    apply("metadata:\n  name: fast\nspec:\n  storageClasses:\n  - name: fast\n");
+    StorageClass original = clusterScoped(StorageClass.class, "fast");
+    assertThat(original.getReclaimPolicy()).isEqualTo("Delete");
+
+    StorageBackend backend = client.resources(StorageBackend.class).withName("fast").get();
+    backend
+        .getSpec()
+        .getStorageClasses()
+        .get(0)
+        .setReclaimPolicy(StorageClassSpec.ReclaimPolicy.Retain);
+    client.resource(backend).update();
+
+    StorageClass recreated =
+        await(
+            "a recreated StorageClass",
+            () -> {
+              StorageClass now = client.storage().v1().storageClasses().withName("fast").get();
+              return now != null && "Retain".equals(now.getReclaimPolicy()) ? now : null;
+            });
+    assertThat(recreated.getMetadata().getUid()).isNotEqualTo(original.getMetadata().getUid());
+    assertThat(recreated.getProvisioner()).isEqualTo("fast.thinvol.io");
+  }
+
+  @Test
+  @DisplayName("A StorageClass that is not the backend's refuses it: condition, Event, no writes")
+  void foreignClassRefuses() throws InterruptedException {
+    client
+        .resource(
+            new StorageClassBuilder()
+                .withNewMetadata()
+                .withName("standard")
+                .endMetadata()
+                .withProvisioner("ebs.csi.aws.com")
+                .build())
+        .create();
+    apply("metadata:\n  name: clash\nspec:\n  storageClasses:\n  - name: standard\n");
+
+    StorageBackend refused =
+        await(
+            "Degraded=True/StorageClassConflict",
+            () -> {
+              StorageBackend now = client.resources(StorageBackend.class).withName("clash").get();
+              return now.getStatus() != null && StatusModel.isDegraded(now.getStatus())
+                  ? now
+                  : null;
+            });
+    assertThat(refused.getStatus().getConditions())
+        .extracting(c -> c.getType() + "=" + c.getStatus() + "/" + c.getReason())
+        .containsExactlyInAnyOrder(
+            "Ready=False/StorageClassConflict",
+            "Progressing=False/StorageClassConflict",
+            "Degraded=True/StorageClassConflict");
+    assertThat(StatusModel.message(refused.getStatus(), StatusModel.DEGRADED))
+        .startsWith("StorageClass standard already exists (provisioner ebs.csi.aws.com)");
+    assertThat(eventReasons("clash")).contains("Degraded");
+
+    // Nothing half-deployed, the other class untouched, and no retry loop writing status.
+    Thread.sleep(300); // the refusing reconcile's own writes
+    drainRequests();
+    Thread.sleep(2500); // longer than the first retry of a failed reconcile
+    List<RecordedRequest> later = drainRequests();
+    assertThat(
+            client
+                .resources(DaemonSet.class)
+                .inNamespace(NAMESPACE)
+                .withName("thinvol-clash-node")
+                .get())
+        .isNull();
+    assertThat(client.resources(CSIDriver.class).withName("clash.thinvol.io").get()).isNull();
+    assertThat(client.storage().v1().storageClasses().withName("standard").get().getProvisioner())
+        .isEqualTo("ebs.csi.aws.com");
+    assertThat(later.stream().filter(r -> !r.getMethod().equals("GET")).toList()).isEmpty();
+
+    StorageBackend backend = client.resources(StorageBackend.class).withName("clash").get();
+    backend.getSpec().getStorageClasses().get(0).setName("clash");
+    client.resource(backend).update();
+    assertThat(clusterScoped(StorageClass.class, "clash").getProvisioner())
+        .isEqualTo("clash.thinvol.io");
+    namespaced(DaemonSet.class, "thinvol-clash-node");
+  }
+}
