@@ -142,13 +142,14 @@ public class StorageBackendReconciler
 
   /**
    * Deletion waits while claims or volumes use the backend (removing the driver would strand them);
-   * then the finalizer goes and the owner references remove every object it created.
+   * then every object it created is deleted and the finalizer goes.
    */
   @Override
   public DeleteControl cleanup(StorageBackend backend, Context<StorageBackend> context) {
     List<String> users = VolumesInUse.of(context.getClient(), backend);
     if (users.isEmpty()) {
-      events.normal(backend, "Deleted", "no volume uses it any more; removing its objects");
+      Leftovers.remove(context.getClient(), backend, settings.namespace());
+      events.normal(backend, "Deleted", "no volume uses it any more; its objects are removed");
       return DeleteControl.defaultDelete();
     }
     String named =

@@ -2,6 +2,7 @@ package io.thinvol.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -256,7 +257,8 @@ class StorageBackendReconcilerTest extends MockClusterTest {
   }
 
   @Test
-  @DisplayName("Deletion waits while a claim uses the backend, says which, then completes")
+  @DisplayName(
+      "Deletion waits while a claim uses the backend, says which, then removes every object")
   void deletionWaitsForVolumes() {
     client
         .resource(
@@ -316,5 +318,27 @@ class StorageBackendReconcilerTest extends MockClusterTest {
     await(
         "the backend to go",
         () -> client.resources(StorageBackend.class).withName("busy").get() == null);
+    // The mock server has no garbage collector: what is gone here was deleted by the operator.
+    for (Class<? extends HasMetadata> type :
+        List.of(
+            DaemonSet.class,
+            Secret.class,
+            ServiceAccount.class,
+            Role.class,
+            RoleBinding.class,
+            ClusterRole.class,
+            ClusterRoleBinding.class,
+            CSIDriver.class,
+            StorageClass.class)) {
+      assertThat(
+              client
+                  .resources(type)
+                  .inAnyNamespace()
+                  .withLabel(Names.BACKEND_LABEL, "busy")
+                  .list()
+                  .getItems())
+          .as("%s left behind", type.getSimpleName())
+          .isEmpty();
+    }
   }
 }

@@ -1,0 +1,42 @@
+package io.thinvol.operator;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
+import io.fabric8.kubernetes.api.model.storage.CSIDriver;
+import io.fabric8.kubernetes.api.model.storage.StorageClass;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.thinvol.api.v1alpha1.StorageBackend;
+import io.thinvol.operator.model.Names;
+import java.util.List;
+
+/**
+ * Removes every object a deleted backend had, found by its label. Owner references would let the
+ * garbage collector do it too, but only for objects that still carry them; deleting here also takes
+ * what an older version or a person's edit left without one, so nothing outlives the backend.
+ */
+final class Leftovers {
+
+  // The DaemonSet first, so no driver pod runs while its permissions go.
+  private static final List<Class<? extends HasMetadata>> NAMESPACED =
+      List.of(DaemonSet.class, Secret.class, RoleBinding.class, Role.class, ServiceAccount.class);
+  private static final List<Class<? extends HasMetadata>> CLUSTER_SCOPED =
+      List.of(StorageClass.class, CSIDriver.class, ClusterRoleBinding.class, ClusterRole.class);
+
+  private Leftovers() {}
+
+  static void remove(KubernetesClient client, StorageBackend backend, String namespace) {
+    String name = backend.getMetadata().getName();
+    for (Class<? extends HasMetadata> type : NAMESPACED) {
+      client.resources(type).inNamespace(namespace).withLabel(Names.BACKEND_LABEL, name).delete();
+    }
+    for (Class<? extends HasMetadata> type : CLUSTER_SCOPED) {
+      client.resources(type).withLabel(Names.BACKEND_LABEL, name).delete();
+    }
+  }
+}
