@@ -26,6 +26,7 @@ import io.thinvol.operator.dependent.NodeServiceAccountDependent;
 import io.thinvol.operator.dependent.StorageClassesDependent;
 import io.thinvol.operator.model.Names;
 import io.thinvol.operator.model.Settings;
+import io.thinvol.operator.model.SpecProblems;
 import io.thinvol.operator.model.StatusModel;
 import java.time.Clock;
 import java.time.Duration;
@@ -92,17 +93,11 @@ public class StorageBackendReconciler
   @Override
   public UpdateControl<StorageBackend> reconcile(
       StorageBackend backend, Context<StorageBackend> context) {
-    List<String> conflicts = StorageClassConflicts.of(context.getClient(), backend);
+    Refusal refusal = refusal(backend, context);
     StorageBackendStatus status;
-    if (!conflicts.isEmpty()) {
+    if (refusal != null) {
       // Nothing is deployed for a spec that cannot be fully honoured.
-      status =
-          StatusModel.refused(
-              backend,
-              "StorageClassConflict",
-              String.join("; ", conflicts)
-                  + "; rename the class in spec.storageClasses or remove the other one",
-              clock.instant());
+      status = StatusModel.refused(backend, refusal.reason(), refusal.message(), clock.instant());
     } else {
       Dependents.provide(context, settings);
       context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();
@@ -128,10 +123,28 @@ public class StorageBackendReconciler
       backend.setStatus(status);
       control = UpdateControl.patchStatus(backend);
     }
-    if (!conflicts.isEmpty()) {
+    if (refusal != null) {
       return control.rescheduleAfter(WHILE_REFUSED);
     }
     return StatusModel.isReady(status) ? control : control.rescheduleAfter(WHILE_NOT_READY);
+  }
+
+  private record Refusal(String reason, String message) {}
+
+  /** Why the backend cannot be deployed as its spec stands, or null. */
+  private static Refusal refusal(StorageBackend backend, Context<StorageBackend> context) {
+    List<String> problems = SpecProblems.of(backend, context.getPrimaryCache().list().toList());
+    if (!problems.isEmpty()) {
+      return new Refusal("InvalidSpec", String.join("; ", problems));
+    }
+    List<String> conflicts = StorageClassConflicts.of(context.getClient(), backend);
+    if (!conflicts.isEmpty()) {
+      return new Refusal(
+          "StorageClassConflict",
+          String.join("; ", conflicts)
+              + "; rename the class in spec.storageClasses or remove the other one");
+    }
+    return null;
   }
 
   @Override

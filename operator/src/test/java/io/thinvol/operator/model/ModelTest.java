@@ -316,4 +316,42 @@ class ModelTest {
                           + " (CrashLoopBackOff: back-off 5m0s)");
             });
   }
+
+  @Test
+  @DisplayName("Two backends on one data directory: the newer is refused, the older is not")
+  void overlappingDataDirs() {
+    StorageBackend older =
+        backend(
+            "metadata:\n  name: a\n  creationTimestamp: '2026-01-01T00:00:00Z'\n"
+                + "spec:\n  sparseFile:\n    dataDir: /srv/thin\n");
+    StorageBackend newer =
+        backend(
+            "metadata:\n  name: b\n  creationTimestamp: '2026-02-01T00:00:00Z'\n"
+                + "spec:\n  sparseFile:\n    dataDir: /srv/thin/b\n");
+    List<StorageBackend> all = List.of(older, newer);
+    assertThat(SpecProblems.of(older, all)).isEmpty();
+    assertThat(SpecProblems.of(newer, all))
+        .containsExactly(
+            "spec.sparseFile.dataDir /srv/thin/b overlaps /srv/thin of StorageBackend a; each"
+                + " backend needs a directory of its own");
+    assertThat(SpecProblems.of(MINIMAL, all)).as("the default directory is per backend").isEmpty();
+  }
+
+  @Test
+  @DisplayName("System directories and kubelet-relative data directories are refused")
+  void unsafeDirectories() {
+    assertThat(
+            SpecProblems.of(
+                backend("metadata:\n  name: x\nspec:\n  sparseFile:\n    dataDir: /etc\n"),
+                List.of()))
+        .containsExactly("spec.sparseFile.dataDir must not be the system directory /etc");
+    assertThat(
+            SpecProblems.of(
+                backend(
+                    "metadata:\n  name: x\nspec:\n  sparseFile:\n"
+                        + "    dataDir: /var/lib/kubelet/thin\n"),
+                List.of()))
+        .containsExactly("spec.sparseFile.dataDir must not be inside the kubelet directory");
+    assertThat(SpecProblems.of(FULL, List.of())).isEmpty();
+  }
 }

@@ -14,8 +14,11 @@ import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-/** StorageClass changes the API server would refuse, and classes the backend may not take. */
-class StorageClassChangesTest extends MockClusterTest {
+/**
+ * Changes the API server would refuse to apply as patches, and specs that cannot be deployed at
+ * all.
+ */
+class SpecChangesTest extends MockClusterTest {
 
   @Test
   @DisplayName("A change to an immutable StorageClass field recreates the class")
@@ -99,5 +102,40 @@ class StorageClassChangesTest extends MockClusterTest {
     assertThat(clusterScoped(StorageClass.class, "clash").getProvisioner())
         .isEqualTo("clash.thinvol.io");
     namespaced(DaemonSet.class, "thinvol-clash-node");
+  }
+
+  @Test
+  @DisplayName("A spec the schema let through but that cannot work is refused; nothing is deployed")
+  void invalidSpecRefused() {
+    // The mock server does not evaluate the CRD's rules, like an API server without CEL.
+    apply(
+        """
+        metadata:
+          name: twice
+        spec:
+          sparseFile:
+            dataDir: /var/lib/../../etc
+          storageClasses:
+          - name: a
+          - name: a
+        """);
+    StorageBackend refused =
+        await(
+            "Degraded=True/InvalidSpec",
+            () -> {
+              StorageBackend now = client.resources(StorageBackend.class).withName("twice").get();
+              return now.getStatus() != null && StatusModel.isDegraded(now.getStatus())
+                  ? now
+                  : null;
+            });
+    assertThat(refused.getStatus().getConditions())
+        .extracting(c -> c.getType() + "=" + c.getStatus() + "/" + c.getReason())
+        .contains("Ready=False/InvalidSpec", "Degraded=True/InvalidSpec");
+    assertThat(StatusModel.message(refused.getStatus(), StatusModel.DEGRADED))
+        .isEqualTo(
+            "spec.sparseFile.dataDir must be an absolute path without '..': /var/lib/../../etc;"
+                + " StorageClass a is listed twice");
+    assertThat(client.resources(CSIDriver.class).withName("twice.thinvol.io").get()).isNull();
+    assertThat(client.storage().v1().storageClasses().withName("a").get()).isNull();
   }
 }
