@@ -11,8 +11,10 @@ import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.api.model.storage.CSIDriver;
 import io.fabric8.kubernetes.api.model.storage.StorageClass;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.openshift.api.model.SecurityContextConstraints;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.operator.model.Names;
+import io.thinvol.operator.model.Settings;
 import java.util.List;
 
 /**
@@ -30,13 +32,20 @@ final class Leftovers {
 
   private Leftovers() {}
 
-  static void remove(KubernetesClient client, StorageBackend backend, String namespace) {
+  static void remove(KubernetesClient client, StorageBackend backend, Settings settings) {
     String name = backend.getMetadata().getName();
+    String namespace = settings.namespace();
     for (Class<? extends HasMetadata> type : NAMESPACED) {
       client.resources(type).inNamespace(namespace).withLabel(Names.BACKEND_LABEL, name).delete();
     }
     for (Class<? extends HasMetadata> type : CLUSTER_SCOPED) {
       client.resources(type).withLabel(Names.BACKEND_LABEL, name).delete();
+    }
+    if (settings.openShift()) {
+      client
+          .resources(SecurityContextConstraints.class)
+          .withLabel(Names.BACKEND_LABEL, name)
+          .delete();
     }
   }
 }

@@ -7,6 +7,7 @@ import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.PrimaryUpdateAndCacheUtils;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.Workflow;
@@ -22,7 +23,9 @@ import io.thinvol.operator.dependent.NodeClusterRoleDependent;
 import io.thinvol.operator.dependent.NodeDaemonSetDependent;
 import io.thinvol.operator.dependent.NodeRoleBindingDependent;
 import io.thinvol.operator.dependent.NodeRoleDependent;
+import io.thinvol.operator.dependent.NodeSecurityContextConstraintsDependent;
 import io.thinvol.operator.dependent.NodeServiceAccountDependent;
+import io.thinvol.operator.dependent.OnOpenShift;
 import io.thinvol.operator.dependent.StorageClassesDependent;
 import io.thinvol.operator.model.Names;
 import io.thinvol.operator.model.Settings;
@@ -46,6 +49,10 @@ import java.util.List;
           name = "cluster-role-binding",
           type = NodeClusterRoleBindingDependent.class,
           dependsOn = "cluster-role"),
+      @Dependent(
+          name = "scc",
+          type = NodeSecurityContextConstraintsDependent.class,
+          activationCondition = OnOpenShift.class),
       @Dependent(name = "role", type = NodeRoleDependent.class),
       @Dependent(name = "role-binding", type = NodeRoleBindingDependent.class, dependsOn = "role"),
       @Dependent(name = "csi-driver", type = CsiDriverDependent.class),
@@ -99,6 +106,7 @@ public class StorageBackendReconciler
       // Nothing is deployed for a spec that cannot be fully honoured.
       status = StatusModel.refused(backend, refusal.reason(), refusal.message(), clock.instant());
     } else {
+      NamespaceSecurity.ensure(context.getClient(), settings);
       Dependents.provide(context, settings);
       context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();
       status =
@@ -115,14 +123,11 @@ public class StorageBackendReconciler
                   .getItems(),
               clock.instant());
     }
-    UpdateControl<StorageBackend> control;
-    if (sameStatus(backend.getStatus(), status)) {
-      control = UpdateControl.noUpdate();
-    } else {
+    if (!sameStatus(backend.getStatus(), status)) {
       announceTransitions(backend, status);
-      backend.setStatus(status);
-      control = UpdateControl.patchStatus(backend);
+      writeStatus(backend, status, context);
     }
+    UpdateControl<StorageBackend> control = UpdateControl.noUpdate();
     if (refusal != null) {
       return control.rescheduleAfter(WHILE_REFUSED);
     }
@@ -161,7 +166,7 @@ public class StorageBackendReconciler
   public DeleteControl cleanup(StorageBackend backend, Context<StorageBackend> context) {
     List<String> users = VolumesInUse.of(context.getClient(), backend);
     if (users.isEmpty()) {
-      Leftovers.remove(context.getClient(), backend, settings.namespace());
+      Leftovers.remove(context.getClient(), backend, settings);
       events.normal(backend, "Deleted", "no volume uses it any more; its objects are removed");
       return DeleteControl.defaultDelete();
     }
@@ -171,8 +176,7 @@ public class StorageBackendReconciler
     String message = "deletion waits until no volume uses this backend; still in use by " + named;
     events.warning(backend, "DeletionBlocked", message);
     StorageBackendStatus status = StatusModel.deletionBlocked(backend, message, clock.instant());
-    backend.setStatus(status);
-    context.getClient().resource(backend).updateStatus();
+    writeStatus(backend, status, context);
     return DeleteControl.noFinalizerRemoval().rescheduleAfter(WHILE_IN_USE);
   }
 
@@ -188,6 +192,22 @@ public class StorageBackendReconciler
         && (backend.getStatus() == null || !StatusModel.isDegraded(backend.getStatus()))) {
       events.warning(backend, "Degraded", StatusModel.message(next, StatusModel.DEGRADED));
     }
+  }
+
+  /**
+   * Replaces the status (optimistic locking, retried on conflict) and puts the result in the cache
+   * at once: the next reconcile, often triggered before the informer catches up, must compare
+   * against what was written, or a field removed here (a cleared node problem) would stay.
+   */
+  private static void writeStatus(
+      StorageBackend backend, StorageBackendStatus status, Context<StorageBackend> context) {
+    PrimaryUpdateAndCacheUtils.updateStatusAndCacheResource(
+        backend,
+        context,
+        fresh -> {
+          fresh.setStatus(status);
+          return fresh;
+        });
   }
 
   // Conditions keep their transition times, so equal content means nothing changed to write.

@@ -45,12 +45,17 @@ abstract class MockClusterTest {
   KubernetesMockServer server;
   OperatorRunner operator;
 
+  /** What the operator is told about the cluster; a subclass may play another platform. */
+  Settings settings() {
+    return SETTINGS;
+  }
+
   @BeforeEach
   void start() throws IOException {
     operator =
         OperatorRunner.start(
             client,
-            SETTINGS,
+            settings(),
             false,
             0,
             overrider ->

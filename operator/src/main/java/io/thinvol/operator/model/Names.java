@@ -29,6 +29,11 @@ public final class Names {
     return "thinvol-" + backend.getMetadata().getName() + "-node";
   }
 
+  /** OpenShift only; cluster-scoped like the ClusterRole that grants its use. */
+  public static String nodeSecurityContextConstraints(StorageBackend backend) {
+    return nodeClusterRole(backend);
+  }
+
   public static String nodeRole(StorageBackend backend) {
     return nodeDaemonSet(backend);
   }

@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
 import io.fabric8.kubernetes.api.model.rbac.Subject;
 import io.fabric8.kubernetes.api.model.rbac.SubjectBuilder;
 import io.thinvol.api.v1alpha1.StorageBackend;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -38,13 +39,24 @@ public final class RbacModel {
         .build();
   }
 
-  public static ClusterRole clusterRole(StorageBackend backend) {
+  public static ClusterRole clusterRole(StorageBackend backend, Settings settings) {
+    List<PolicyRule> rules = new ArrayList<>(clusterRules());
+    if (settings.openShift()) {
+      // The node pods may use their own SecurityContextConstraints, and no other.
+      rules.add(
+          new PolicyRuleBuilder()
+              .withApiGroups("security.openshift.io")
+              .withResources("securitycontextconstraints")
+              .withResourceNames(Names.nodeSecurityContextConstraints(backend))
+              .withVerbs("use")
+              .build());
+    }
     return new ClusterRoleBuilder()
         .withNewMetadata()
         .withName(Names.nodeClusterRole(backend))
         .withLabels(Names.labels(backend))
         .endMetadata()
-        .withRules(clusterRules())
+        .withRules(rules)
         .build();
   }
 
