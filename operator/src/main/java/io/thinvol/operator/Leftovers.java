@@ -15,6 +15,7 @@ import io.fabric8.openshift.api.model.SecurityContextConstraints;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.operator.model.Names;
 import io.thinvol.operator.model.Settings;
+import io.thinvol.operator.model.VolumeSnapshotClass;
 import java.util.List;
 
 /**
@@ -40,6 +41,9 @@ final class Leftovers {
     }
     for (Class<? extends HasMetadata> type : CLUSTER_SCOPED) {
       client.resources(type).withLabel(Names.BACKEND_LABEL, name).delete();
+    }
+    if (settings.snapshotApi()) {
+      client.resources(VolumeSnapshotClass.class).withLabel(Names.BACKEND_LABEL, name).delete();
     }
     if (settings.openShift()) {
       client

@@ -27,6 +27,7 @@ import io.thinvol.operator.dependent.NodeSecurityContextConstraintsDependent;
 import io.thinvol.operator.dependent.NodeServiceAccountDependent;
 import io.thinvol.operator.dependent.OnOpenShift;
 import io.thinvol.operator.dependent.StorageClassesDependent;
+import io.thinvol.operator.dependent.VolumeSnapshotClassDependent;
 import io.thinvol.operator.model.Names;
 import io.thinvol.operator.model.Settings;
 import io.thinvol.operator.model.SpecProblems;
@@ -67,6 +68,12 @@ import java.util.List;
             "csi-driver",
             "addons-tls"
           }),
+      @Dependent(
+          name = "snapshot-class",
+          type = VolumeSnapshotClassDependent.class,
+          activationCondition = VolumeSnapshotClassDependent.SnapshotApi.class,
+          reconcilePrecondition = VolumeSnapshotClassDependent.Wanted.class,
+          dependsOn = "csi-driver"),
       @Dependent(
           name = "storage-classes",
           type = StorageClassesDependent.class,

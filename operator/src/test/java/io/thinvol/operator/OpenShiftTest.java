@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.openshift.api.model.SecurityContextConstraints;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.operator.model.Settings;
+import io.thinvol.operator.model.VolumeSnapshotClass;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -52,6 +53,9 @@ class OpenShiftTest extends MockClusterTest {
               assertThat(rule.getVerbs()).containsExactly("use");
             });
     namespaced(DaemonSet.class, "thinvol-ocp-node");
+    assertThat(client.resources(VolumeSnapshotClass.class).list().getItems())
+        .as("no snapshot API here")
+        .isEmpty();
     assertThat(client.namespaces().withName(NAMESPACE).get().getMetadata().getLabels())
         .containsEntry("pod-security.kubernetes.io/enforce", "privileged")
         .containsEntry("pod-security.kubernetes.io/warn", "privileged")

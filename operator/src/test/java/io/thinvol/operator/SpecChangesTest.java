@@ -10,6 +10,7 @@ import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.api.v1alpha1.StorageClassSpec;
 import io.thinvol.operator.model.StatusModel;
+import io.thinvol.operator.model.VolumeSnapshotClass;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -137,5 +138,22 @@ class SpecChangesTest extends MockClusterTest {
                 + " StorageClass a is listed twice");
     assertThat(client.resources(CSIDriver.class).withName("twice.thinvol.io").get()).isNull();
     assertThat(client.storage().v1().storageClasses().withName("a").get()).isNull();
+  }
+
+  @Test
+  @DisplayName("Turning volumeSnapshotClass off deletes the class and leaves the rest")
+  void snapshotClassToggles() {
+    apply("metadata:\n  name: snap\nspec:\n  volumeSnapshotClass: true\n");
+    clusterScoped(VolumeSnapshotClass.class, "snap");
+
+    StorageBackend backend = client.resources(StorageBackend.class).withName("snap").get();
+    backend.getSpec().setVolumeSnapshotClass(false);
+    client.resource(backend).update();
+    await(
+        "the VolumeSnapshotClass to go",
+        () -> client.resources(VolumeSnapshotClass.class).withName("snap").get() == null);
+    assertThat(client.storage().v1().storageClasses().withName("snap").get())
+        .as("the rest stays")
+        .isNotNull();
   }
 }

@@ -20,6 +20,7 @@ import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.operator.model.Names;
 import io.thinvol.operator.model.StatusModel;
+import io.thinvol.operator.model.VolumeSnapshotClass;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -86,6 +87,9 @@ class StorageBackendReconcilerTest extends MockClusterTest {
         .isEqualTo("WaitForFirstConsumer");
     assertThat(clusterScoped(StorageClass.class, "thin-retain").getReclaimPolicy())
         .isEqualTo("Retain");
+    VolumeSnapshotClass snapshotClass = clusterScoped(VolumeSnapshotClass.class, "local");
+    assertThat(snapshotClass.getDriver()).isEqualTo("local.thinvol.io");
+    assertThat(snapshotClass.getDeletionPolicy()).isEqualTo("Delete");
 
     StorageBackend progressing =
         await(
@@ -329,7 +333,8 @@ class StorageBackendReconcilerTest extends MockClusterTest {
             ClusterRole.class,
             ClusterRoleBinding.class,
             CSIDriver.class,
-            StorageClass.class)) {
+            StorageClass.class,
+            VolumeSnapshotClass.class)) {
       assertThat(
               client
                   .resources(type)
