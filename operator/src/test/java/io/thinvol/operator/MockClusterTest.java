@@ -17,6 +17,7 @@ import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.javaoperatorsdk.operator.api.config.ConfigurationServiceOverrider;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.operator.model.Settings;
 import io.thinvol.operator.model.StatusModel;
@@ -26,6 +27,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -52,27 +54,26 @@ abstract class MockClusterTest {
 
   @BeforeEach
   void start() throws IOException {
-    operator =
-        OperatorRunner.start(
-            client,
-            settings(),
-            false,
-            0,
-            overrider ->
-                overrider
-                    .withUseSSAToPatchPrimaryResource(false)
-                    .withSSABasedCreateUpdateMatchForDependentResources(false)
-                    .withDefaultNonSSAResource(
-                        Set.of(
-                            ServiceAccount.class,
-                            ClusterRole.class,
-                            ClusterRoleBinding.class,
-                            Role.class,
-                            RoleBinding.class,
-                            CSIDriver.class,
-                            Secret.class,
-                            DaemonSet.class,
-                            StorageClass.class)));
+    operator = OperatorRunner.start(client, settings(), false, 0, withoutServerSideApply());
+  }
+
+  /** The mock server has no server-side apply: the operator patches and compares without it. */
+  static Consumer<ConfigurationServiceOverrider> withoutServerSideApply() {
+    return overrider ->
+        overrider
+            .withUseSSAToPatchPrimaryResource(false)
+            .withSSABasedCreateUpdateMatchForDependentResources(false)
+            .withDefaultNonSSAResource(
+                Set.of(
+                    ServiceAccount.class,
+                    ClusterRole.class,
+                    ClusterRoleBinding.class,
+                    Role.class,
+                    RoleBinding.class,
+                    CSIDriver.class,
+                    Secret.class,
+                    DaemonSet.class,
+                    StorageClass.class));
   }
 
   @AfterEach

@@ -1,0 +1,111 @@
+package io.thinvol.operator;
+
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.thinvol.api.v1alpha1.StorageBackend;
+import io.thinvol.operator.model.Settings;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+
+/**
+ * The operator's memory with many backends and claims, for bench/operator-footprint.sh. Two
+ * processes so that the figure is the operator's alone: {@code server <port>} runs the mock API
+ * server (CRUD), {@code operator <url> <backends> <claims>} seeds it, runs the operator until every
+ * backend has a status and one deletion has listed the claims, then prints its RSS.
+ */
+public final class OperatorFootprint {
+
+  private OperatorFootprint() {}
+
+  public static void main(String[] args) throws Exception {
+    if (args[0].equals("server")) {
+      KubernetesMockServer server =
+          new KubernetesMockServer(
+              new Context(),
+              new MockWebServer(),
+              new HashMap<>(),
+              new KubernetesCrudDispatcher(),
+              false);
+      server.init(java.net.InetAddress.getLoopbackAddress(), Integer.parseInt(args[1]));
+      Thread.currentThread().join();
+    }
+    String url = args[1];
+    int backends = Integer.parseInt(args[2]);
+    int claims = Integer.parseInt(args[3]);
+    Config config = new ConfigBuilder().withMasterUrl(url).withTrustCerts(true).build();
+    try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build()) {
+      for (int b = 0; b < backends; b++) {
+        client
+            .resource(
+                Serialization.unmarshal(
+                    "apiVersion: thinvol.io/v1alpha1\nkind: StorageBackend\nmetadata:\n  name: b"
+                        + b
+                        + "\n",
+                    StorageBackend.class))
+            .create();
+      }
+      for (int c = 0; c < claims; c++) {
+        client
+            .persistentVolumeClaims()
+            .inNamespace("apps")
+            .resource(
+                new PersistentVolumeClaimBuilder()
+                    .withNewMetadata()
+                    .withName("data-" + c)
+                    .withNamespace("apps")
+                    .endMetadata()
+                    .withNewSpec()
+                    .withStorageClassName("b" + (c % backends))
+                    .withAccessModes("ReadWriteOnce")
+                    .withNewResources()
+                    .addToRequests("storage", new Quantity("1Gi"))
+                    .endResources()
+                    .endSpec()
+                    .build())
+            .create();
+      }
+      long start = System.nanoTime();
+      try (OperatorRunner operator =
+          OperatorRunner.start(
+              client,
+              new Settings("thinvol-system", "quay.io/thinvol/thinvol:0.1.0", false, true),
+              false,
+              0,
+              MockClusterTest.withoutServerSideApply())) {
+        while (client.resources(StorageBackend.class).list().getItems().stream()
+            .anyMatch(sb -> sb.getStatus() == null)) {
+          Thread.sleep(200);
+        }
+        long settled = System.nanoTime();
+        client.resources(StorageBackend.class).withName("b0").delete();
+        Thread.sleep(12_000); // the blocked deletion lists every claim, twice
+        System.gc();
+        Thread.sleep(500);
+        String rss =
+            Files.readAllLines(Path.of("/proc/self/status")).stream()
+                .filter(l -> l.startsWith("VmRSS") || l.startsWith("VmHWM"))
+                .map(l -> l.replaceAll("\\s+", " "))
+                .reduce((a, b) -> a + "; " + b)
+                .orElse("?");
+        Runtime runtime = Runtime.getRuntime();
+        System.out.printf(
+            "backends=%d claims=%d all-reconciled-in=%.1fs heap-used=%dMiB %s%n",
+            backends,
+            claims,
+            (settled - start) / 1e9,
+            (runtime.totalMemory() - runtime.freeMemory()) >> 20,
+            rss);
+      }
+    }
+  }
+}
