@@ -43,10 +43,14 @@ public final class OperatorRunner implements AutoCloseable {
       int healthPort,
       Consumer<io.javaoperatorsdk.operator.api.config.ConfigurationServiceOverrider> tuning)
       throws IOException {
+    ReconcileMetrics metrics = new ReconcileMetrics();
     Operator operator =
         new Operator(
             overrider -> {
-              overrider.withKubernetesClient(client).withCloseClientOnStop(false);
+              overrider
+                  .withKubernetesClient(client)
+                  .withCloseClientOnStop(false)
+                  .withMetrics(metrics);
               if (leaderElection) {
                 overrider.withLeaderElectionConfiguration(
                     new LeaderElectionConfiguration(LEASE, settings.namespace()));
@@ -58,7 +62,7 @@ public final class OperatorRunner implements AutoCloseable {
         new StorageBackendReconciler(
             settings, clock, new Events(client, settings.namespace(), clock)));
     operator.start();
-    HttpServer http = healthPort < 0 ? null : health(operator, healthPort);
+    HttpServer http = healthPort < 0 ? null : health(operator, metrics, healthPort);
     log.info(
         "operator started in namespace {} (OpenShift: {}, snapshot API: {})",
         settings.namespace(),
@@ -67,7 +71,8 @@ public final class OperatorRunner implements AutoCloseable {
     return new OperatorRunner(operator, http);
   }
 
-  private static HttpServer health(Operator operator, int port) throws IOException {
+  private static HttpServer health(Operator operator, ReconcileMetrics metrics, int port)
+      throws IOException {
     HttpServer http = HttpServer.create(new InetSocketAddress(port), 8);
     http.createContext(
         "/healthz",
@@ -81,6 +86,7 @@ public final class OperatorRunner implements AutoCloseable {
           boolean started = operator.getRuntimeInfo().isStarted();
           reply(exchange, started ? 200 : 503, started ? "ok\n" : "starting\n");
         });
+    http.createContext("/metrics", exchange -> reply(exchange, 200, metrics.render()));
     http.start();
     return http;
   }

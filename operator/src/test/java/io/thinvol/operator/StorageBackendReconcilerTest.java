@@ -21,6 +21,7 @@ import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.operator.model.Names;
 import io.thinvol.operator.model.StatusModel;
 import io.thinvol.operator.model.VolumeSnapshotClass;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -35,16 +36,22 @@ import org.junit.jupiter.api.Test;
 class StorageBackendReconcilerTest extends MockClusterTest {
 
   @Test
-  @DisplayName("The health endpoints answer once the operator runs")
+  @DisplayName("The health and metrics endpoints answer once the operator runs")
   void health() throws Exception {
-    HttpClient http = HttpClient.newHttpClient();
-    for (String path : new String[] {"/healthz", "/readyz"}) {
-      HttpResponse<String> response =
-          http.send(
+    for (String path : new String[] {"/healthz", "/readyz", "/metrics"}) {
+      assertThat(get(path).statusCode()).as(path).isEqualTo(200);
+    }
+  }
+
+  private HttpResponse<String> get(String path) {
+    try {
+      return HttpClient.newHttpClient()
+          .send(
               HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + operator.healthPort() + path))
                   .build(),
               HttpResponse.BodyHandlers.ofString());
-      assertThat(response.statusCode()).as(path).isEqualTo(200);
+    } catch (IOException | InterruptedException e) {
+      throw new AssertionError("GET " + path, e);
     }
   }
 
@@ -160,6 +167,18 @@ class StorageBackendReconcilerTest extends MockClusterTest {
             "Progressing=False/Deployed",
             "Degraded=False/AllNodesReady");
     assertThat(eventReasons("local")).contains("Ready");
+
+    String metrics = get("/metrics").body();
+    assertThat(metrics).contains("# TYPE thinvol_operator_reconciliations_total counter");
+    assertThat(
+            Double.parseDouble(
+                metrics
+                    .lines()
+                    .filter(l -> l.startsWith("thinvol_operator_reconciliations_total "))
+                    .findFirst()
+                    .orElseThrow()
+                    .split(" ")[1]))
+        .isGreaterThanOrEqualTo(2);
   }
 
   @Test
