@@ -1,6 +1,9 @@
 package io.thinvol.operator;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
@@ -174,5 +177,22 @@ abstract class MockClusterTest {
                 "apiVersion: thinvol.io/v1alpha1\nkind: StorageBackend\n" + yaml,
                 StorageBackend.class))
         .create();
+  }
+
+  /** A claim of 1 GiB on {@code storageClass}, as an application would make it. */
+  static PersistentVolumeClaim claim(String namespace, String name, String storageClass) {
+    return new PersistentVolumeClaimBuilder()
+        .withNewMetadata()
+        .withName(name)
+        .withNamespace(namespace)
+        .endMetadata()
+        .withNewSpec()
+        .withStorageClassName(storageClass)
+        .withAccessModes("ReadWriteOnce")
+        .withNewResources()
+        .addToRequests("storage", new Quantity("1Gi"))
+        .endResources()
+        .endSpec()
+        .build();
   }
 }

@@ -1,7 +1,5 @@
 package io.thinvol.operator;
 
-import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -58,20 +56,7 @@ public final class OperatorFootprint {
         client
             .persistentVolumeClaims()
             .inNamespace("apps")
-            .resource(
-                new PersistentVolumeClaimBuilder()
-                    .withNewMetadata()
-                    .withName("data-" + c)
-                    .withNamespace("apps")
-                    .endMetadata()
-                    .withNewSpec()
-                    .withStorageClassName("b" + (c % backends))
-                    .withAccessModes("ReadWriteOnce")
-                    .withNewResources()
-                    .addToRequests("storage", new Quantity("1Gi"))
-                    .endResources()
-                    .endSpec()
-                    .build())
+            .resource(MockClusterTest.claim("apps", "data-" + c, "b" + (c % backends)))
             .create();
       }
       long start = System.nanoTime();

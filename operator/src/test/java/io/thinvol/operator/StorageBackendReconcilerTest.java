@@ -3,9 +3,7 @@ package io.thinvol.operator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
@@ -303,20 +301,7 @@ class StorageBackendReconcilerTest extends MockClusterTest {
     client
         .persistentVolumeClaims()
         .inNamespace("apps")
-        .resource(
-            new PersistentVolumeClaimBuilder()
-                .withNewMetadata()
-                .withName("data")
-                .withNamespace("apps")
-                .endMetadata()
-                .withNewSpec()
-                .withStorageClassName("busy")
-                .withAccessModes("ReadWriteOnce")
-                .withNewResources()
-                .addToRequests("storage", new Quantity("1Gi"))
-                .endResources()
-                .endSpec()
-                .build())
+        .resource(claim("apps", "data", "busy"))
         .create();
 
     client.resources(StorageBackend.class).withName("busy").delete();

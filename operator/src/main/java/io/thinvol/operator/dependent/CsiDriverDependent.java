@@ -7,8 +7,6 @@ import io.javaoperatorsdk.operator.processing.dependent.kubernetes.CRUDKubernete
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependent;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.operator.model.CsiDriverModel;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The CSIDriver object of the backend. attachRequired and volumeLifecycleModes cannot be updated:
@@ -17,8 +15,6 @@ import org.slf4j.LoggerFactory;
  */
 @KubernetesDependent(informer = @Informer(labelSelector = Dependents.SELECTOR))
 public class CsiDriverDependent extends CRUDKubernetesDependentResource<CSIDriver, StorageBackend> {
-
-  private static final Logger log = LoggerFactory.getLogger(CsiDriverDependent.class);
 
   public CsiDriverDependent() {
     super(CSIDriver.class);
@@ -38,8 +34,7 @@ public class CsiDriverDependent extends CRUDKubernetesDependentResource<CSIDrive
     if (!CsiDriverModel.needsRecreate(actual, desired)) {
       return super.update(actual, desired, backend, context);
     }
-    log.info("recreating CSIDriver {}: an immutable field differs", actual.getMetadata().getName());
-    context.getClient().resource(actual).withTimeoutInMillis(30_000).delete();
+    Dependents.deleteToRecreate(actual, context);
     return create(desired, backend, context);
   }
 }

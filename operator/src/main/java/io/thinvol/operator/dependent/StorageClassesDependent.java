@@ -13,8 +13,6 @@ import io.thinvol.operator.model.StorageClassModel;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The backend's StorageClasses, as many as its spec lists; removed ones are deleted. A change to a
@@ -25,8 +23,6 @@ import org.slf4j.LoggerFactory;
 public class StorageClassesDependent
     extends CRUDKubernetesDependentResource<StorageClass, StorageBackend>
     implements CRUDKubernetesBulkDependentResource<StorageClass, StorageBackend> {
-
-  private static final Logger log = LoggerFactory.getLogger(StorageClassesDependent.class);
 
   public StorageClassesDependent() {
     super(StorageClass.class);
@@ -58,9 +54,7 @@ public class StorageClassesDependent
     if (!StorageClassModel.needsRecreate(actual, desired)) {
       return super.update(actual, desired, backend, context);
     }
-    log.info(
-        "recreating StorageClass {}: an immutable field changed", actual.getMetadata().getName());
-    context.getClient().resource(actual).withTimeoutInMillis(30_000).delete();
+    Dependents.deleteToRecreate(actual, context);
     return create(desired, backend, context);
   }
 }

@@ -37,14 +37,9 @@ public final class StatusModel {
       Set<String> registeredNodes,
       List<Pod> pods,
       Instant now) {
-    long generation = Optional.ofNullable(backend.getMetadata().getGeneration()).orElse(0L);
-    List<Condition> previous =
-        Optional.ofNullable(backend.getStatus())
-            .map(StorageBackendStatus::getConditions)
-            .orElse(List.of());
-    StorageBackendStatus status = new StorageBackendStatus();
-    status.setDriverName(backend.driverName());
-    status.setObservedGeneration(generation);
+    long generation = generation(backend);
+    List<Condition> previous = previousConditions(backend);
+    StorageBackendStatus status = fresh(backend);
 
     DaemonSetStatus ds = daemonSet.map(DaemonSet::getStatus).orElse(null);
     int desired = ds == null ? 0 : nz(ds.getDesiredNumberScheduled());
@@ -149,18 +144,12 @@ public final class StatusModel {
     return status;
   }
 
-  /** The status of a backend whose deletion waits for volumes that still use it. */
   /** The status of a backend whose spec cannot be deployed as it stands; nothing was deployed. */
   public static StorageBackendStatus refused(
       StorageBackend backend, String reason, String message, Instant now) {
-    long generation = Optional.ofNullable(backend.getMetadata().getGeneration()).orElse(0L);
-    List<Condition> previous =
-        Optional.ofNullable(backend.getStatus())
-            .map(StorageBackendStatus::getConditions)
-            .orElse(List.of());
-    StorageBackendStatus status = new StorageBackendStatus();
-    status.setDriverName(backend.driverName());
-    status.setObservedGeneration(generation);
+    long generation = generation(backend);
+    List<Condition> previous = previousConditions(backend);
+    StorageBackendStatus status = fresh(backend);
     status.setNodes(
         Optional.ofNullable(backend.getStatus())
             .map(StorageBackendStatus::getNodes)
@@ -173,9 +162,10 @@ public final class StatusModel {
     return status;
   }
 
+  /** The status of a backend whose deletion waits for volumes that still use it. */
   public static StorageBackendStatus deletionBlocked(
       StorageBackend backend, String message, Instant now) {
-    long generation = Optional.ofNullable(backend.getMetadata().getGeneration()).orElse(0L);
+    long generation = generation(backend);
     StorageBackendStatus status =
         Optional.ofNullable(backend.getStatus()).orElseGet(StorageBackendStatus::new);
     List<Condition> previous = status.getConditions();
@@ -188,6 +178,23 @@ public final class StatusModel {
     conditions.add(
         condition(previous, DEGRADED, "True", "DeletionBlocked", message, generation, now));
     status.setConditions(conditions);
+    return status;
+  }
+
+  private static long generation(StorageBackend backend) {
+    return Optional.ofNullable(backend.getMetadata().getGeneration()).orElse(0L);
+  }
+
+  private static List<Condition> previousConditions(StorageBackend backend) {
+    return Optional.ofNullable(backend.getStatus())
+        .map(StorageBackendStatus::getConditions)
+        .orElse(List.of());
+  }
+
+  private static StorageBackendStatus fresh(StorageBackend backend) {
+    StorageBackendStatus status = new StorageBackendStatus();
+    status.setDriverName(backend.driverName());
+    status.setObservedGeneration(generation(backend));
     return status;
   }
 
