@@ -58,89 +58,36 @@ public final class StatusModel {
         ds != null
             && daemonSet.get().getMetadata().getGeneration() != null
             && nz(ds.getObservedGeneration()) >= daemonSet.get().getMetadata().getGeneration();
-    List<Condition> conditions = new ArrayList<>();
+    Conditions conditions = new Conditions(previous, generation, now);
     if (ds == null || !observed) {
-      conditions.add(
-          condition(
-              previous,
-              READY,
-              "False",
-              "Deploying",
-              "the node plugin is being deployed",
-              generation,
-              now));
-      conditions.add(
-          condition(
-              previous,
-              PROGRESSING,
-              "True",
-              "Deploying",
-              "the node plugin is being deployed",
-              generation,
-              now));
-      conditions.add(
-          condition(
-              previous,
-              DEGRADED,
-              "False",
-              "Deploying",
-              "nothing is wrong so far",
-              generation,
-              now));
+      conditions.underWay("Deploying", "Deploying", "the node plugin is being deployed");
     } else if (desired == 0) {
-      String message =
+      conditions.broken(
+          "NoNodes",
           "no node matches the nodeSelector and tolerations of this StorageBackend, so no node can"
-              + " hold its volumes; label a node or change spec.nodeSelector";
-      conditions.add(condition(previous, READY, "False", "NoNodes", message, generation, now));
-      conditions.add(
-          condition(previous, PROGRESSING, "False", "NoNodes", message, generation, now));
-      conditions.add(condition(previous, DEGRADED, "True", "NoNodes", message, generation, now));
+              + " hold its volumes; label a node or change spec.nodeSelector");
     } else if (ready < desired || updated < desired) {
-      String message =
+      conditions.underWay(
+          "NodesNotReady",
+          "RollingOut",
           String.format(
               "%d of %d nodes ready, %d updated; the pods of DaemonSet %s say why",
-              ready, desired, updated, daemonSet.get().getMetadata().getName());
-      conditions.add(
-          condition(previous, READY, "False", "NodesNotReady", message, generation, now));
-      conditions.add(
-          condition(previous, PROGRESSING, "True", "RollingOut", message, generation, now));
-      conditions.add(
-          condition(
-              previous,
-              DEGRADED,
-              "False",
-              "RollingOut",
-              "nothing is wrong so far",
-              generation,
-              now));
+              ready, desired, updated, daemonSet.get().getMetadata().getName()));
     } else if (registeredNodes.size() < desired) {
-      String message =
+      conditions.underWay(
+          "NotRegistered",
+          "Registering",
           String.format(
               "the driver runs on all %d nodes but the kubelet registered it on %d; see"
                   + " status.nodeProblems",
-              desired, registeredNodes.size());
-      conditions.add(
-          condition(previous, READY, "False", "NotRegistered", message, generation, now));
-      conditions.add(
-          condition(previous, PROGRESSING, "True", "Registering", message, generation, now));
-      conditions.add(
-          condition(
-              previous,
-              DEGRADED,
-              "False",
-              "Registering",
-              "nothing is wrong so far",
-              generation,
-              now));
+              desired, registeredNodes.size()));
     } else {
       String message = String.format("the driver runs on all %d nodes", desired);
-      conditions.add(condition(previous, READY, "True", "AllNodesReady", message, generation, now));
-      conditions.add(
-          condition(previous, PROGRESSING, "False", "Deployed", message, generation, now));
-      conditions.add(
-          condition(previous, DEGRADED, "False", "AllNodesReady", message, generation, now));
+      conditions.add(READY, "True", "AllNodesReady", message);
+      conditions.add(PROGRESSING, "False", "Deployed", message);
+      conditions.add(DEGRADED, "False", "AllNodesReady", message);
     }
-    status.setConditions(conditions);
+    status.setConditions(conditions.list);
     return status;
   }
 
@@ -154,11 +101,9 @@ public final class StatusModel {
         Optional.ofNullable(backend.getStatus())
             .map(StorageBackendStatus::getNodes)
             .orElseGet(StorageBackendStatus.NodeCounts::new));
-    status.setConditions(
-        List.of(
-            condition(previous, READY, "False", reason, message, generation, now),
-            condition(previous, PROGRESSING, "False", reason, message, generation, now),
-            condition(previous, DEGRADED, "True", reason, message, generation, now)));
+    Conditions conditions = new Conditions(previous, generation, now);
+    conditions.broken(reason, message);
+    status.setConditions(conditions.list);
     return status;
   }
 
@@ -179,6 +124,38 @@ public final class StatusModel {
         condition(previous, DEGRADED, "True", "DeletionBlocked", message, generation, now));
     status.setConditions(conditions);
     return status;
+  }
+
+  /** The three conditions of one status, built together. */
+  private static final class Conditions {
+    private final List<Condition> previous;
+    private final long generation;
+    private final Instant now;
+    private final List<Condition> list = new ArrayList<>();
+
+    Conditions(List<Condition> previous, long generation, Instant now) {
+      this.previous = previous;
+      this.generation = generation;
+      this.now = now;
+    }
+
+    void add(String type, String status, String reason, String message) {
+      list.add(condition(previous, type, status, reason, message, generation, now));
+    }
+
+    /** Not ready yet, but on its way: nothing for a person to do. */
+    void underWay(String readyReason, String progressReason, String message) {
+      add(READY, "False", readyReason, message);
+      add(PROGRESSING, "True", progressReason, message);
+      add(DEGRADED, "False", progressReason, "nothing is wrong so far");
+    }
+
+    /** Not ready, and it will not get there until a person acts on the message. */
+    void broken(String reason, String message) {
+      add(READY, "False", reason, message);
+      add(PROGRESSING, "False", reason, message);
+      add(DEGRADED, "True", reason, message);
+    }
   }
 
   private static long generation(StorageBackend backend) {
