@@ -130,9 +130,10 @@ public class StorageBackendReconciler
                   .getItems(),
               clock.instant());
     }
-    if (!sameStatus(backend.getStatus(), status)) {
-      announceTransitions(backend, status);
+    StorageBackendStatus before = backend.getStatus();
+    if (!sameStatus(before, status)) {
       writeStatus(backend, status, context);
+      announceTransitions(backend, before, status); // once written, so a retry does not repeat it
     }
     UpdateControl<StorageBackend> control = UpdateControl.noUpdate();
     if (refusal != null) {
@@ -187,16 +188,21 @@ public class StorageBackendReconciler
     return DeleteControl.noFinalizerRemoval().rescheduleAfter(WHILE_IN_USE);
   }
 
-  private void announceTransitions(StorageBackend backend, StorageBackendStatus next) {
-    boolean wasReady = backend.getStatus() != null && StatusModel.isReady(backend.getStatus());
+  private void announceTransitions(
+      StorageBackend backend, StorageBackendStatus before, StorageBackendStatus next) {
+    boolean wasReady = before != null && StatusModel.isReady(before);
     boolean ready = StatusModel.isReady(next);
     if (ready && !wasReady) {
       events.normal(backend, "Ready", StatusModel.message(next, StatusModel.READY));
     } else if (!ready && wasReady) {
       events.warning(backend, "NotReady", StatusModel.message(next, StatusModel.READY));
     }
+    // A new reason to be degraded is news too, not only the first one.
     if (StatusModel.isDegraded(next)
-        && (backend.getStatus() == null || !StatusModel.isDegraded(backend.getStatus()))) {
+        && (before == null
+            || !StatusModel.isDegraded(before)
+            || !StatusModel.message(before, StatusModel.DEGRADED)
+                .equals(StatusModel.message(next, StatusModel.DEGRADED)))) {
       events.warning(backend, "Degraded", StatusModel.message(next, StatusModel.DEGRADED));
     }
   }
