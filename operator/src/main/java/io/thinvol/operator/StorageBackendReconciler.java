@@ -1,5 +1,6 @@
 package io.thinvol.operator;
 
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
@@ -28,7 +29,6 @@ import io.thinvol.operator.dependent.NodeServiceAccountDependent;
 import io.thinvol.operator.dependent.OnOpenShift;
 import io.thinvol.operator.dependent.StorageClassesDependent;
 import io.thinvol.operator.dependent.VolumeSnapshotClassDependent;
-import io.thinvol.operator.model.Names;
 import io.thinvol.operator.model.Settings;
 import io.thinvol.operator.model.SpecProblems;
 import io.thinvol.operator.model.StatusModel;
@@ -121,13 +121,7 @@ public class StorageBackendReconciler
               backend,
               context.getSecondaryResource(DaemonSet.class),
               registrations.nodesWith(backend.driverName()),
-              context
-                  .getClient()
-                  .pods()
-                  .inNamespace(settings.namespace())
-                  .withLabels(Names.nodePodLabels(backend))
-                  .list()
-                  .getItems(),
+              context.getSecondaryResources(Pod.class).stream().toList(),
               clock.instant());
     }
     StorageBackendStatus before = backend.getStatus();
@@ -163,7 +157,8 @@ public class StorageBackendReconciler
   @Override
   public List<EventSource<?, StorageBackend>> prepareEventSources(
       EventSourceContext<StorageBackend> context) {
-    return List.of(registrations.eventSource(context));
+    return List.of(
+        registrations.eventSource(context), NodePods.eventSource(context, settings.namespace()));
   }
 
   /**

@@ -22,6 +22,7 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.javaoperatorsdk.operator.api.config.ConfigurationServiceOverrider;
 import io.thinvol.api.v1alpha1.StorageBackend;
+import io.thinvol.api.v1alpha1.StorageBackendSpec;
 import io.thinvol.operator.model.Settings;
 import io.thinvol.operator.model.StatusModel;
 import java.io.IOException;
@@ -194,5 +195,19 @@ abstract class MockClusterTest {
         .endResources()
         .endSpec()
         .build();
+  }
+
+  /**
+   * Changes a backend's spec as kubectl edit would: a patch, not a replace racing status writes.
+   */
+  void editSpec(String name, Consumer<StorageBackendSpec> change) {
+    client
+        .resources(StorageBackend.class)
+        .withName(name)
+        .edit(
+            backend -> {
+              change.accept(backend.getSpec());
+              return backend;
+            });
   }
 }

@@ -28,13 +28,12 @@ class SpecChangesTest extends MockClusterTest {
     StorageClass original = clusterScoped(StorageClass.class, "fast");
     assertThat(original.getReclaimPolicy()).isEqualTo("Delete");
 
-    StorageBackend backend = client.resources(StorageBackend.class).withName("fast").get();
-    backend
-        .getSpec()
-        .getStorageClasses()
-        .get(0)
-        .setReclaimPolicy(StorageClassSpec.ReclaimPolicy.Retain);
-    client.resource(backend).update();
+    editSpec(
+        "fast",
+        spec ->
+            spec.getStorageClasses()
+                .get(0)
+                .setReclaimPolicy(StorageClassSpec.ReclaimPolicy.Retain));
 
     StorageClass recreated =
         await(
@@ -78,7 +77,7 @@ class SpecChangesTest extends MockClusterTest {
             "Degraded=True/StorageClassConflict");
     assertThat(StatusModel.message(refused.getStatus(), StatusModel.DEGRADED))
         .startsWith("StorageClass standard already exists (provisioner ebs.csi.aws.com)");
-    assertThat(eventReasons("clash")).contains("Degraded");
+    await("a Degraded Event", () -> eventReasons("clash").contains("Degraded"));
 
     // Nothing half-deployed, the other class untouched, and no retry loop writing status.
     Thread.sleep(300); // the refusing reconcile's own writes
@@ -97,9 +96,7 @@ class SpecChangesTest extends MockClusterTest {
         .isEqualTo("ebs.csi.aws.com");
     assertThat(later.stream().filter(r -> !r.getMethod().equals("GET")).toList()).isEmpty();
 
-    StorageBackend backend = client.resources(StorageBackend.class).withName("clash").get();
-    backend.getSpec().getStorageClasses().get(0).setName("clash");
-    client.resource(backend).update();
+    editSpec("clash", spec -> spec.getStorageClasses().get(0).setName("clash"));
     assertThat(clusterScoped(StorageClass.class, "clash").getProvisioner())
         .isEqualTo("clash.thinvol.io");
     namespaced(DaemonSet.class, "thinvol-clash-node");
@@ -146,9 +143,7 @@ class SpecChangesTest extends MockClusterTest {
     apply("metadata:\n  name: snap\nspec:\n  volumeSnapshotClass: true\n");
     clusterScoped(VolumeSnapshotClass.class, "snap");
 
-    StorageBackend backend = client.resources(StorageBackend.class).withName("snap").get();
-    backend.getSpec().setVolumeSnapshotClass(false);
-    client.resource(backend).update();
+    editSpec("snap", spec -> spec.setVolumeSnapshotClass(false));
     await(
         "the VolumeSnapshotClass to go",
         () -> client.resources(VolumeSnapshotClass.class).withName("snap").get() == null);

@@ -9,6 +9,7 @@ public final class Names {
   public static final String PART_OF = "thinvol";
   public static final String MANAGED_BY = "thinvol-operator";
   public static final String BACKEND_LABEL = "thinvol.io/backend";
+  public static final String NODE_POD_NAME = "thinvol-node";
 
   private Names() {}
 
@@ -61,6 +62,6 @@ public final class Names {
   /** Labels of the node pods (also the DaemonSet's selector, which cannot change). */
   public static Map<String, String> nodePodLabels(StorageBackend backend) {
     return Map.of(
-        "app.kubernetes.io/name", "thinvol-node", BACKEND_LABEL, backend.getMetadata().getName());
+        "app.kubernetes.io/name", NODE_POD_NAME, BACKEND_LABEL, backend.getMetadata().getName());
   }
 }
