@@ -1,6 +1,7 @@
 package io.thinvol.driver.client;
 
 import csi.v1.CapacityRange;
+import csi.v1.ControllerExpandVolumeRequest;
 import csi.v1.ControllerGrpc;
 import csi.v1.CreateVolumeRequest;
 import csi.v1.DeleteVolumeRequest;
@@ -61,6 +62,19 @@ public final class CsiClient implements AutoCloseable {
       request.setVolumeContentSource(source);
     }
     return controller.createVolume(request.build()).getVolume().getVolumeId();
+  }
+
+  /** The ControllerExpandVolume request for a required size. */
+  public static ControllerExpandVolumeRequest expandRequest(String volumeId, long bytes) {
+    return ControllerExpandVolumeRequest.newBuilder()
+        .setVolumeId(volumeId)
+        .setCapacityRange(CapacityRange.newBuilder().setRequiredBytes(bytes))
+        .build();
+  }
+
+  /** ControllerExpandVolume to a required size; returns the capacity the driver reports. */
+  public long expand(String volumeId, long bytes) {
+    return controller.controllerExpandVolume(expandRequest(volumeId, bytes)).getCapacityBytes();
   }
 
   public void deleteVolume(String volumeId) {

@@ -1,7 +1,6 @@
 package io.thinvol.driver.preflight;
 
 import csi.v1.CapacityRange;
-import csi.v1.ControllerExpandVolumeRequest;
 import csi.v1.CreateSnapshotRequest;
 import csi.v1.DeleteSnapshotRequest;
 import csi.v1.GetPluginInfoRequest;
@@ -164,12 +163,7 @@ final class LifecycleScenario {
   }
 
   private void expandController(String id, long bytes) {
-    csi.controller()
-        .controllerExpandVolume(
-            ControllerExpandVolumeRequest.newBuilder()
-                .setVolumeId(id)
-                .setCapacityRange(CapacityRange.newBuilder().setRequiredBytes(bytes))
-                .build());
+    csi.expand(id, bytes);
   }
 
   private void expandNode(String id, String slot, long bytes) {

@@ -4,7 +4,6 @@ import static io.thinvol.driver.GrpcAssertions.assertCode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import csi.v1.CapacityRange;
-import csi.v1.ControllerExpandVolumeRequest;
 import csi.v1.ControllerGetVolumeRequest;
 import csi.v1.CreateVolumeRequest;
 import csi.v1.DeleteSnapshotRequest;
@@ -18,6 +17,7 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.thinvol.driver.DriverHarness;
 import io.thinvol.driver.client.Capabilities;
+import io.thinvol.driver.client.CsiClient;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -122,14 +122,7 @@ class BadInputTest {
                         .addVolumeCapabilities(Capabilities.block())
                         .build()),
         () ->
-            driver
-                .csi()
-                .controller()
-                .controllerExpandVolume(
-                    ControllerExpandVolumeRequest.newBuilder()
-                        .setVolumeId(id)
-                        .setCapacityRange(CapacityRange.newBuilder().setRequiredBytes(1 << 30))
-                        .build()),
+            driver.csi().controller().controllerExpandVolume(CsiClient.expandRequest(id, 1 << 30)),
         () ->
             driver
                 .csi()
@@ -234,14 +227,7 @@ class BadInputTest {
     assertCode(
         Status.Code.INVALID_ARGUMENT,
         () ->
-            driver
-                .csi()
-                .controller()
-                .controllerExpandVolume(
-                    ControllerExpandVolumeRequest.newBuilder()
-                        .setVolumeId(volume)
-                        .setCapacityRange(CapacityRange.newBuilder().setRequiredBytes(-1))
-                        .build()));
+            driver.csi().controller().controllerExpandVolume(CsiClient.expandRequest(volume, -1)));
     assertCode(
         Status.Code.INVALID_ARGUMENT,
         () ->

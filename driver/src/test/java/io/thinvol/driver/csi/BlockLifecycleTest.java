@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import csi.v1.CapacityRange;
-import csi.v1.ControllerExpandVolumeRequest;
 import csi.v1.CreateSnapshotRequest;
 import csi.v1.CreateVolumeRequest;
 import csi.v1.DeleteSnapshotRequest;
@@ -19,6 +18,7 @@ import csi.v1.VolumeContentSource;
 import csi.v1.VolumeUsage;
 import io.thinvol.driver.DriverHarness;
 import io.thinvol.driver.client.Capabilities;
+import io.thinvol.driver.client.CsiClient;
 import io.thinvol.driver.preflight.DataFiles;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -77,11 +77,7 @@ class BlockLifecycleTest {
         .csi()
         .controller()
         .controllerExpandVolume(
-            ControllerExpandVolumeRequest.newBuilder()
-                .setVolumeId(id)
-                .setCapacityRange(CapacityRange.newBuilder().setRequiredBytes(96 * MIB))
-                .setVolumeCapability(BLOCK)
-                .build());
+            CsiClient.expandRequest(id, 96 * MIB).toBuilder().setVolumeCapability(BLOCK).build());
     driver
         .csi()
         .node()

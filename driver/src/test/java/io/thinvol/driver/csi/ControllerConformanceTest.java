@@ -27,6 +27,7 @@ import csi.v1.VolumeContentSource;
 import io.grpc.Status;
 import io.thinvol.driver.DriverHarness;
 import io.thinvol.driver.client.Capabilities;
+import io.thinvol.driver.client.CsiClient;
 import io.thinvol.driver.config.DriverConfig;
 import java.io.IOException;
 import org.junit.jupiter.api.AfterAll;
@@ -410,34 +411,18 @@ class ControllerConformanceTest {
         Status.Code.NOT_FOUND,
         () ->
             controller.controllerExpandVolume(
-                ControllerExpandVolumeRequest.newBuilder()
-                    .setVolumeId("vol-ffffffffffffffffffffffffffffffff")
-                    .setCapacityRange(CapacityRange.newBuilder().setRequiredBytes(64 * MIB))
-                    .build()));
+                CsiClient.expandRequest("vol-ffffffffffffffffffffffffffffffff", 64 * MIB)));
     assertThat(
             controller
-                .controllerExpandVolume(
-                    ControllerExpandVolumeRequest.newBuilder()
-                        .setVolumeId(id)
-                        .setCapacityRange(CapacityRange.newBuilder().setRequiredBytes(16 * MIB))
-                        .build())
+                .controllerExpandVolume(CsiClient.expandRequest(id, 16 * MIB))
                 .getCapacityBytes())
         .isEqualTo(32 * MIB);
     assertCode(
         Status.Code.OUT_OF_RANGE,
-        () ->
-            controller.controllerExpandVolume(
-                ControllerExpandVolumeRequest.newBuilder()
-                    .setVolumeId(id)
-                    .setCapacityRange(CapacityRange.newBuilder().setRequiredBytes(1L << 60))
-                    .build()));
+        () -> controller.controllerExpandVolume(CsiClient.expandRequest(id, 1L << 60)));
     assertThat(
             controller
-                .controllerExpandVolume(
-                    ControllerExpandVolumeRequest.newBuilder()
-                        .setVolumeId(id)
-                        .setCapacityRange(CapacityRange.newBuilder().setRequiredBytes(48 * MIB))
-                        .build())
+                .controllerExpandVolume(CsiClient.expandRequest(id, 48 * MIB))
                 .getCapacityBytes())
         .isEqualTo(48 * MIB);
     assertThat(

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import csi.v1.CapacityRange;
-import csi.v1.ControllerExpandVolumeRequest;
 import csi.v1.CreateSnapshotRequest;
 import csi.v1.CreateVolumeRequest;
 import csi.v1.DeleteSnapshotRequest;
@@ -20,6 +19,7 @@ import csi.v1.VolumeUsage;
 import io.grpc.Status;
 import io.thinvol.driver.DriverHarness;
 import io.thinvol.driver.client.Capabilities;
+import io.thinvol.driver.client.CsiClient;
 import io.thinvol.driver.host.FileStats;
 import io.thinvol.driver.host.MountTable;
 import io.thinvol.driver.host.Privileges;
@@ -128,14 +128,7 @@ class MountLifecycleTest {
 
   /** Online where the kernel lets this process grow the filesystem; otherwise at restage. */
   private void expand(String id, String fs, VolumeCapability capability) {
-    driver
-        .csi()
-        .controller()
-        .controllerExpandVolume(
-            ControllerExpandVolumeRequest.newBuilder()
-                .setVolumeId(id)
-                .setCapacityRange(CapacityRange.newBuilder().setRequiredBytes(1024 * MIB))
-                .build());
+    driver.csi().controller().controllerExpandVolume(CsiClient.expandRequest(id, 1024 * MIB));
     NodeExpandVolumeRequest nodeExpand =
         NodeExpandVolumeRequest.newBuilder()
             .setVolumeId(id)

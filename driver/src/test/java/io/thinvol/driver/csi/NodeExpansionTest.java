@@ -5,7 +5,6 @@ import static io.thinvol.driver.csi.MountLifecycleTest.usage;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import csi.v1.CapacityRange;
-import csi.v1.ControllerExpandVolumeRequest;
 import csi.v1.ControllerGetCapabilitiesRequest;
 import csi.v1.ControllerGetVolumeRequest;
 import csi.v1.ControllerServiceCapability;
@@ -16,6 +15,7 @@ import csi.v1.VolumeUsage;
 import io.grpc.Status;
 import io.thinvol.driver.DriverHarness;
 import io.thinvol.driver.client.Capabilities;
+import io.thinvol.driver.client.CsiClient;
 import io.thinvol.driver.host.Privileges;
 import io.thinvol.driver.preflight.DataFiles;
 import java.io.IOException;
@@ -67,15 +67,7 @@ class NodeExpansionTest {
     String id = driver.create("grow", 512 * MIB, xfs);
     assertCode(
         Status.Code.UNIMPLEMENTED,
-        () ->
-            driver
-                .csi()
-                .controller()
-                .controllerExpandVolume(
-                    ControllerExpandVolumeRequest.newBuilder()
-                        .setVolumeId(id)
-                        .setCapacityRange(CapacityRange.newBuilder().setRequiredBytes(GIB))
-                        .build()));
+        () -> driver.csi().controller().controllerExpandVolume(CsiClient.expandRequest(id, GIB)));
     driver.stage(id, driver.staging("grow"), xfs);
     driver.publish(id, driver.staging("grow"), driver.target("grow"), xfs, false);
     String data = DataFiles.writeRandom(driver.target("grow").resolve("data.bin"), 16 * MIB);
