@@ -14,7 +14,12 @@ import org.junit.jupiter.params.provider.ValueSource;
 class CrdDriftTest {
 
   @ParameterizedTest
-  @ValueSource(strings = {"storagebackends.thinvol.io-v1.yml"})
+  @ValueSource(
+      strings = {
+        "storagebackends.thinvol.io-v1.yml",
+        "reclaimspacejobs.thinvol.io-v1.yml",
+        "reclaimspacecronjobs.thinvol.io-v1.yml"
+      })
   void committedCrdMatchesTheModel(String file) throws IOException {
     String generated;
     try (InputStream in = getClass().getResourceAsStream("/META-INF/fabric8/" + file)) {

@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpServer;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
+import io.thinvol.api.kube.Events;
 import io.thinvol.operator.model.Settings;
 import java.io.IOException;
 import java.io.OutputStream;

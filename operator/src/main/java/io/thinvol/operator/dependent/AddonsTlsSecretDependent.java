@@ -1,5 +1,7 @@
 package io.thinvol.operator.dependent;
 
+import io.thinvol.api.BackendNames;
+
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
@@ -33,7 +35,8 @@ public class AddonsTlsSecretDependent extends KubernetesDependentResource<Secret
   @Override
   protected Secret desired(StorageBackend backend, Context<StorageBackend> context) {
     Settings settings = Dependents.settings(context);
-    String service = Names.nodeDaemonSet(backend) + "." + settings.namespace() + ".svc";
+    String service =
+        BackendNames.addonsServerName(backend.getMetadata().getName(), settings.namespace());
     SelfSignedCertificate certificate =
         SelfSignedCertificate.create(
             Names.driver(backend), List.of(service, Names.driver(backend)), VALIDITY);

@@ -1,5 +1,7 @@
 package io.thinvol.operator.model;
 
+import io.thinvol.api.BackendNames;
+
 import io.thinvol.api.v1alpha1.StorageBackend;
 import java.util.Map;
 
@@ -8,8 +10,8 @@ public final class Names {
 
   public static final String PART_OF = "thinvol";
   public static final String MANAGED_BY = "thinvol-operator";
-  public static final String BACKEND_LABEL = "thinvol.io/backend";
-  public static final String NODE_POD_NAME = "thinvol-node";
+  public static final String BACKEND_LABEL = BackendNames.BACKEND_LABEL;
+  public static final String NODE_POD_NAME = BackendNames.NODE_POD_NAME;
 
   private Names() {}
 
@@ -18,7 +20,7 @@ public final class Names {
   }
 
   public static String nodeDaemonSet(StorageBackend backend) {
-    return "thinvol-" + backend.getMetadata().getName() + "-node";
+    return BackendNames.nodeDaemonSet(backend.getMetadata().getName());
   }
 
   public static String nodeServiceAccount(StorageBackend backend) {
@@ -40,7 +42,7 @@ public final class Names {
   }
 
   public static String addonsTlsSecret(StorageBackend backend) {
-    return "thinvol-" + backend.getMetadata().getName() + "-addons-tls";
+    return BackendNames.addonsTlsSecret(backend.getMetadata().getName());
   }
 
   /** The StorageClass used when the spec lists none: named after the backend. */

@@ -1,5 +1,7 @@
 package io.thinvol.operator.model;
 
+import io.thinvol.api.BackendNames;
+
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -30,7 +32,7 @@ import java.util.TreeMap;
 public final class NodeDaemonSetModel {
 
   static final String SOCKET = "/csi/csi.sock";
-  static final int ADDONS_PORT = 9070;
+  static final int ADDONS_PORT = BackendNames.ADDONS_PORT;
   static final int HTTP_PORT = 9808;
   static final int HEALTH_PORT = 9898;
   static final int REGISTRAR_PORT = 9809;
@@ -113,7 +115,7 @@ public final class NodeDaemonSetModel {
         .withEnv(
             fieldEnv("NODE_NAME", "spec.nodeName"), fieldEnv("POD_NAMESPACE", "metadata.namespace"))
         .addNewPort()
-        .withName("addons")
+        .withName(BackendNames.ADDONS_PORT_NAME)
         .withContainerPort(ADDONS_PORT)
         .withProtocol("TCP")
         .endPort()

@@ -1,16 +1,15 @@
 package io.thinvol.operator.model;
 
 import io.fabric8.kubernetes.api.model.Condition;
-import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.apps.DaemonSetStatus;
+import io.thinvol.api.kube.Conditions;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.api.v1alpha1.StorageBackendStatus;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
@@ -58,7 +57,7 @@ public final class StatusModel {
         ds != null
             && daemonSet.get().getMetadata().getGeneration() != null
             && nz(ds.getObservedGeneration()) >= daemonSet.get().getMetadata().getGeneration();
-    Conditions conditions = new Conditions(previous, generation, now);
+    ConditionSet conditions = new ConditionSet(previous, generation, now);
     if (ds == null || !observed) {
       conditions.underWay("Deploying", "Deploying", "the node plugin is being deployed");
     } else if (desired == 0) {
@@ -101,7 +100,7 @@ public final class StatusModel {
         Optional.ofNullable(backend.getStatus())
             .map(StorageBackendStatus::getNodes)
             .orElseGet(StorageBackendStatus.NodeCounts::new));
-    Conditions conditions = new Conditions(previous, generation, now);
+    ConditionSet conditions = new ConditionSet(previous, generation, now);
     conditions.broken(reason, message);
     status.setConditions(conditions.list);
     return status;
@@ -121,26 +120,26 @@ public final class StatusModel {
       }
     }
     conditions.add(
-        condition(previous, DEGRADED, "True", "DeletionBlocked", message, generation, now));
+        Conditions.of(previous, DEGRADED, "True", "DeletionBlocked", message, generation, now));
     status.setConditions(conditions);
     return status;
   }
 
   /** The three conditions of one status, built together. */
-  private static final class Conditions {
+  private static final class ConditionSet {
     private final List<Condition> previous;
     private final long generation;
     private final Instant now;
     private final List<Condition> list = new ArrayList<>();
 
-    Conditions(List<Condition> previous, long generation, Instant now) {
+    ConditionSet(List<Condition> previous, long generation, Instant now) {
       this.previous = previous;
       this.generation = generation;
       this.now = now;
     }
 
     void add(String type, String status, String reason, String message) {
-      list.add(condition(previous, type, status, reason, message, generation, now));
+      list.add(Conditions.of(previous, type, status, reason, message, generation, now));
     }
 
     /** Not ready yet, but on its way: nothing for a person to do. */
@@ -193,31 +192,6 @@ public final class StatusModel {
   public static boolean isReady(StorageBackendStatus status) {
     return status.getConditions().stream()
         .anyMatch(c -> READY.equals(c.getType()) && "True".equals(c.getStatus()));
-  }
-
-  private static Condition condition(
-      List<Condition> previous,
-      String type,
-      String status,
-      String reason,
-      String message,
-      long generation,
-      Instant now) {
-    String since =
-        previous.stream()
-            .filter(c -> type.equals(c.getType()) && Objects.equals(status, c.getStatus()))
-            .map(Condition::getLastTransitionTime)
-            .filter(Objects::nonNull)
-            .findFirst()
-            .orElse(now.toString());
-    return new ConditionBuilder()
-        .withType(type)
-        .withStatus(status)
-        .withReason(reason)
-        .withMessage(message)
-        .withObservedGeneration(generation)
-        .withLastTransitionTime(since)
-        .build();
   }
 
   private static int nz(Integer value) {

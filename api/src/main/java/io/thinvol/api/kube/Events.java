@@ -1,40 +1,47 @@
-package io.thinvol.operator;
+package io.thinvol.api.kube;
 
 import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.thinvol.api.v1alpha1.StorageBackend;
 import java.time.Clock;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Kubernetes Events on a StorageBackend, so {@code kubectl describe sb} tells what happened. */
+/** Kubernetes Events on an object, so {@code kubectl describe} tells what happened to it. */
 public final class Events {
 
   private static final Logger log = LoggerFactory.getLogger(Events.class);
 
   private final KubernetesClient client;
-  private final String namespace;
+  private final String clusterScopedNamespace;
   private final Clock clock;
 
-  public Events(KubernetesClient client, String namespace, Clock clock) {
+  /**
+   * @param clusterScopedNamespace where Events about cluster-scoped objects go (the operator's own)
+   */
+  public Events(KubernetesClient client, String clusterScopedNamespace, Clock clock) {
     this.client = client;
-    this.namespace = namespace;
+    this.clusterScopedNamespace = clusterScopedNamespace;
     this.clock = clock;
   }
 
-  public void normal(StorageBackend backend, String reason, String message) {
-    record(backend, "Normal", reason, message);
+  public void normal(HasMetadata object, String reason, String message) {
+    record(object, "Normal", reason, message);
   }
 
-  public void warning(StorageBackend backend, String reason, String message) {
-    record(backend, "Warning", reason, message);
+  public void warning(HasMetadata object, String reason, String message) {
+    record(object, "Warning", reason, message);
   }
 
-  private void record(StorageBackend backend, String type, String reason, String message) {
+  private void record(HasMetadata object, String type, String reason, String message) {
     String now = clock.instant().toString();
+    String namespace = object.getMetadata().getNamespace();
+    if (namespace == null) {
+      namespace = clusterScopedNamespace;
+    }
     try {
       client
           .v1()
@@ -43,15 +50,16 @@ public final class Events {
           .resource(
               new EventBuilder()
                   .withNewMetadata()
-                  .withName(backend.getMetadata().getName() + "." + UUID.randomUUID())
+                  .withName(object.getMetadata().getName() + "." + UUID.randomUUID())
                   .withNamespace(namespace)
                   .endMetadata()
                   .withInvolvedObject(
                       new ObjectReferenceBuilder()
-                          .withApiVersion(backend.getApiVersion())
-                          .withKind(backend.getKind())
-                          .withName(backend.getMetadata().getName())
-                          .withUid(backend.getMetadata().getUid())
+                          .withApiVersion(object.getApiVersion())
+                          .withKind(object.getKind())
+                          .withName(object.getMetadata().getName())
+                          .withNamespace(object.getMetadata().getNamespace())
+                          .withUid(object.getMetadata().getUid())
                           .build())
                   .withType(type)
                   .withReason(reason)
@@ -65,9 +73,10 @@ public final class Events {
     } catch (KubernetesClientException e) {
       // An event is a courtesy; failing to record one must not fail the reconcile.
       log.warn(
-          "cannot record event {} on {}: {}",
+          "cannot record event {} on {} {}: {}",
           reason,
-          backend.getMetadata().getName(),
+          object.getKind(),
+          object.getMetadata().getName(),
           e.getMessage());
     }
   }

@@ -1,0 +1,47 @@
+package io.thinvol.addons;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.Operator;
+import io.thinvol.addons.call.ReclaimCaller;
+import io.thinvol.addons.call.ReclaimLimits;
+import io.thinvol.addons.job.ReclaimSpaceJobReconciler;
+import io.thinvol.addons.target.TargetResolver;
+import io.thinvol.api.kube.Events;
+import java.time.Clock;
+
+/** The space-reclaim reconcilers, registered in the operator's process. */
+public final class Addons {
+
+  private final AddonsMetrics metrics;
+
+  private Addons(AddonsMetrics metrics) {
+    this.metrics = metrics;
+  }
+
+  /** Registers the reconcilers; call before {@link Operator#start()}. */
+  public static Addons register(
+      Operator operator,
+      KubernetesClient client,
+      AddonsSettings settings,
+      ReclaimCaller caller,
+      Clock clock) {
+    ReclaimLimits limits = new ReclaimLimits();
+    AddonsMetrics metrics = new AddonsMetrics(limits);
+    Events events = new Events(client, settings.namespace(), clock);
+    operator.register(
+        new ReclaimSpaceJobReconciler(
+            new TargetResolver(client, settings.namespace()),
+            caller,
+            limits,
+            settings,
+            metrics,
+            events,
+            io.thinvol.addons.job.FinishedJobs.KEEP,
+            clock));
+    return new Addons(metrics);
+  }
+
+  public AddonsMetrics metrics() {
+    return metrics;
+  }
+}

@@ -1,0 +1,117 @@
+package io.thinvol.addons;
+
+import io.thinvol.addons.call.ReclaimLimits;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListSet;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Space-reclaim metrics in the Prometheus text format, on the operator's {@code /metrics}: jobs by
+ * result, bytes reclaimed, calls in flight per node and the last result of every PVC (so an alert
+ * can fire on a PVC whose reclaims keep failing).
+ */
+public final class AddonsMetrics {
+
+  private static final String PREFIX = "thinvol_reclaimspace_";
+
+  private record JobKey(String result, String reason) {}
+
+  private record Last(boolean succeeded, long reclaimedBytes, long completedEpochSeconds) {}
+
+  private final Map<JobKey, LongAdder> jobs = new ConcurrentHashMap<>();
+  private final LongAdder reclaimedBytes = new LongAdder();
+  private final Map<String, Last> lastByPvc = new ConcurrentHashMap<>();
+  private final ConcurrentSkipListSet<String> nodesSeen = new ConcurrentSkipListSet<>();
+  private final ReclaimLimits limits;
+
+  public AddonsMetrics(ReclaimLimits limits) {
+    this.limits = limits;
+  }
+
+  /** A job ended. */
+  public void finished(
+      String namespace,
+      String pvc,
+      String result,
+      String reason,
+      long reclaimed,
+      long completedEpochSeconds) {
+    jobs.computeIfAbsent(new JobKey(result, reason), k -> new LongAdder()).increment();
+    boolean succeeded = "Succeeded".equals(result);
+    if (succeeded && reclaimed > 0) {
+      reclaimedBytes.add(reclaimed);
+    }
+    lastByPvc.put(
+        labels("namespace", namespace, "persistentvolumeclaim", pvc),
+        new Last(succeeded, reclaimed, completedEpochSeconds));
+  }
+
+  /** A node a call went to; its in-flight gauge is shown from then on, 0 when idle. */
+  public void nodeUsed(String node) {
+    nodesSeen.add(node);
+  }
+
+  public String render() {
+    StringBuilder out = new StringBuilder();
+    header(out, "jobs_total", "ReclaimSpaceJobs that ended, by result and reason.", "counter");
+    new TreeMap<String, Long>(
+            jobs.entrySet().stream()
+                .collect(
+                    java.util.stream.Collectors.toMap(
+                        e -> labels("result", e.getKey().result(), "reason", e.getKey().reason()),
+                        e -> e.getValue().sum())))
+        .forEach((labels, value) -> sample(out, "jobs_total", labels, value));
+    header(out, "reclaimed_bytes_total", "Bytes given back to the nodes' disks.", "counter");
+    sample(out, "reclaimed_bytes_total", "", reclaimedBytes.sum());
+    header(out, "calls_in_flight", "ReclaimSpace calls running, per node.", "gauge");
+    Map<String, Integer> inFlight = limits.inFlightByNode();
+    for (String node : nodesSeen) {
+      sample(out, "calls_in_flight", labels("node", node), inFlight.getOrDefault(node, 0));
+    }
+    header(
+        out, "last_result", "1 when the latest job of a PVC succeeded, 0 when it failed.", "gauge");
+    new TreeMap<>(lastByPvc)
+        .forEach((labels, last) -> sample(out, "last_result", labels, last.succeeded() ? 1 : 0));
+    header(out, "last_reclaimed_bytes", "Bytes the latest job of a PVC reclaimed.", "gauge");
+    new TreeMap<>(lastByPvc)
+        .forEach(
+            (labels, last) -> sample(out, "last_reclaimed_bytes", labels, last.reclaimedBytes()));
+    header(
+        out, "last_completion_timestamp_seconds", "When the latest job of a PVC ended.", "gauge");
+    new TreeMap<>(lastByPvc)
+        .forEach(
+            (labels, last) ->
+                sample(
+                    out,
+                    "last_completion_timestamp_seconds",
+                    labels,
+                    last.completedEpochSeconds()));
+    return out.toString();
+  }
+
+  private static void header(StringBuilder out, String name, String help, String type) {
+    out.append("# HELP ").append(PREFIX).append(name).append(' ').append(help).append('\n');
+    out.append("# TYPE ").append(PREFIX).append(name).append(' ').append(type).append('\n');
+  }
+
+  private static void sample(StringBuilder out, String name, String labels, Number value) {
+    out.append(PREFIX).append(name).append(labels).append(' ').append(value).append('\n');
+  }
+
+  private static String labels(String... pairs) {
+    StringBuilder out = new StringBuilder("{");
+    for (int i = 0; i < pairs.length; i += 2) {
+      if (i > 0) {
+        out.append(',');
+      }
+      out.append(pairs[i]).append("=\"").append(escape(pairs[i + 1])).append('"');
+    }
+    return out.append('}').toString();
+  }
+
+  private static String escape(String value) {
+    return value.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
+  }
+}

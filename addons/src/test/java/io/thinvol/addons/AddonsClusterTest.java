@@ -1,0 +1,277 @@
+package io.thinvol.addons;
+
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.PersistentVolume;
+import io.fabric8.kubernetes.api.model.PersistentVolumeBuilder;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.javaoperatorsdk.operator.Operator;
+import io.thinvol.addons.call.ReclaimCaller;
+import io.thinvol.api.BackendNames;
+import io.thinvol.api.v1alpha1.ReclaimSpaceJob;
+import io.thinvol.api.v1alpha1.ReclaimSpaceJobSpec;
+import io.thinvol.api.v1alpha1.ReclaimSpaceSpec;
+import io.thinvol.api.v1alpha1.ReclaimTarget;
+import io.thinvol.api.v1alpha1.StorageBackend;
+import io.thinvol.api.v1alpha1.StorageBackendSpec;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+
+/**
+ * Base of the addons tests: the real reconcilers in a JOSDK operator against the fabric8 mock API
+ * server (CRUD mode), a StorageBackend {@value #BACKEND} and its driver pods, one per node.
+ */
+@EnableKubernetesMockClient(crud = true)
+abstract class AddonsClusterTest {
+
+  static final String NAMESPACE = "thinvol-system";
+  static final String APPS = "apps";
+  static final String BACKEND = "local";
+  static final Duration FIRST_BACKOFF = Duration.ofSeconds(1);
+
+  KubernetesClient client;
+  KubernetesMockServer server;
+  Operator operator;
+  Addons addons;
+
+  /** The driver endpoint the reconcilers call. */
+  abstract ReclaimCaller caller();
+
+  Clock clock() {
+    return Clock.systemUTC();
+  }
+
+  @BeforeEach
+  void startOperator() {
+    client
+        .namespaces()
+        .resource(new NamespaceBuilder().withNewMetadata().withName(APPS).endMetadata().build())
+        .create();
+    operator =
+        new Operator(
+            o ->
+                o.withKubernetesClient(client)
+                    .withCloseClientOnStop(false)
+                    .withUseSSAToPatchPrimaryResource(false));
+    addons =
+        Addons.register(
+            operator,
+            client,
+            new AddonsSettings(
+                NAMESPACE, FIRST_BACKOFF, Duration.ofSeconds(8), Duration.ofHours(2)),
+            caller(),
+            clock());
+    operator.start();
+  }
+
+  @AfterEach
+  void stopOperator() {
+    operator.stop();
+  }
+
+  StorageBackend backend(int maxConcurrentPerNode, String timeout) {
+    StorageBackend backend = new StorageBackend();
+    backend.getMetadata().setName(BACKEND);
+    StorageBackendSpec spec = new StorageBackendSpec();
+    ReclaimSpaceSpec reclaim = new ReclaimSpaceSpec();
+    reclaim.setMaxConcurrentPerNode(maxConcurrentPerNode);
+    reclaim.setTimeout(timeout);
+    reclaim.setSchedule("@weekly");
+    spec.setReclaimSpace(reclaim);
+    backend.setSpec(spec);
+    return client.resource(backend).create();
+  }
+
+  /** A Ready driver pod of the backend on a node, serving CSI-Addons on host:port. */
+  Pod driverPod(String node, String host, int port) {
+    return client
+        .resource(
+            new PodBuilder()
+                .withNewMetadata()
+                .withName("thinvol-" + BACKEND + "-node-" + node)
+                .withNamespace(NAMESPACE)
+                .withLabels(
+                    Map.of(
+                        "app.kubernetes.io/name",
+                        BackendNames.NODE_POD_NAME,
+                        BackendNames.BACKEND_LABEL,
+                        BACKEND))
+                .endMetadata()
+                .withNewSpec()
+                .withNodeName(node)
+                .addNewContainer()
+                .withName("driver")
+                .withImage("thinvol")
+                .addNewPort()
+                .withName(BackendNames.ADDONS_PORT_NAME)
+                .withContainerPort(port)
+                .endPort()
+                .endContainer()
+                .endSpec()
+                .withNewStatus()
+                .withPodIP(host)
+                .addNewCondition()
+                .withType("Ready")
+                .withStatus("True")
+                .endCondition()
+                .endStatus()
+                .build())
+        .create();
+  }
+
+  /** The backend's CSI-Addons certificate, as the operator stores it. */
+  void tlsSecret(String certificatePem) {
+    client
+        .resource(
+            new SecretBuilder()
+                .withNewMetadata()
+                .withName(BackendNames.addonsTlsSecret(BACKEND))
+                .withNamespace(NAMESPACE)
+                .endMetadata()
+                .withType("kubernetes.io/tls")
+                .withData(
+                    Map.of(
+                        "tls.crt",
+                        Base64.getEncoder()
+                            .encodeToString(certificatePem.getBytes(StandardCharsets.US_ASCII))))
+                .build())
+        .create();
+  }
+
+  static String testCertificate() {
+    try (InputStream in = AddonsClusterTest.class.getResourceAsStream("/test-tls.crt")) {
+      return new String(in.readAllBytes(), StandardCharsets.US_ASCII);
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** A bound PVC in {@value #APPS} and its PV of driver {@code driver} on {@code node}. */
+  PersistentVolumeClaim boundClaim(String name, String volumeHandle, String node, String driver) {
+    String pvName = "pv-" + name;
+    PersistentVolume volume =
+        new PersistentVolumeBuilder()
+            .withNewMetadata()
+            .withName(pvName)
+            .endMetadata()
+            .withNewSpec()
+            .withCapacity(Map.of("storage", new Quantity("1Gi")))
+            .withAccessModes("ReadWriteOnce")
+            .withNewCsi()
+            .withDriver(driver)
+            .withVolumeHandle(volumeHandle)
+            .withFsType("ext4")
+            .endCsi()
+            .withNewClaimRef()
+            .withNamespace(APPS)
+            .withName(name)
+            .endClaimRef()
+            .withNewNodeAffinity()
+            .withNewRequired()
+            .addNewNodeSelectorTerm()
+            .addNewMatchExpression()
+            .withKey(BackendNames.TOPOLOGY_KEY)
+            .withOperator("In")
+            .withValues(node)
+            .endMatchExpression()
+            .endNodeSelectorTerm()
+            .endRequired()
+            .endNodeAffinity()
+            .endSpec()
+            .build();
+    client.resource(volume).create();
+    return client
+        .resource(
+            new PersistentVolumeClaimBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace(APPS)
+                .endMetadata()
+                .withNewSpec()
+                .withAccessModes("ReadWriteOnce")
+                .withStorageClassName(BACKEND)
+                .withVolumeName(pvName)
+                .withNewResources()
+                .withRequests(Map.of("storage", new Quantity("1Gi")))
+                .endResources()
+                .endSpec()
+                .withNewStatus()
+                .withPhase("Bound")
+                .endStatus()
+                .build())
+        .create();
+  }
+
+  PersistentVolumeClaim boundClaim(String name, String volumeHandle, String node) {
+    return boundClaim(name, volumeHandle, node, BackendNames.driver(BACKEND));
+  }
+
+  ReclaimSpaceJob job(String name, String claim, Consumer<ReclaimSpaceJobSpec> tweak) {
+    ReclaimSpaceJob job = new ReclaimSpaceJob();
+    job.getMetadata().setName(name);
+    job.getMetadata().setNamespace(APPS);
+    ReclaimSpaceJobSpec spec = new ReclaimSpaceJobSpec();
+    spec.setTarget(new ReclaimTarget(claim));
+    spec.setBackOffLimit(6);
+    spec.setRetryDeadlineSeconds(600L);
+    tweak.accept(spec);
+    job.setSpec(spec);
+    return client.resource(job).create();
+  }
+
+  ReclaimSpaceJob awaitResult(String name) {
+    return await(
+        "a result on job " + name,
+        () -> {
+          ReclaimSpaceJob job =
+              client.resources(ReclaimSpaceJob.class).inNamespace(APPS).withName(name).get();
+          return job != null && job.getStatus() != null && job.getStatus().getResult() != null
+              ? job
+              : null;
+        });
+  }
+
+  /** Reasons of the Events recorded on an object, oldest first. */
+  List<String> eventReasons(String namespace, String objectName) {
+    return client.v1().events().inNamespace(namespace).list().getItems().stream()
+        .filter(e -> objectName.equals(e.getInvolvedObject().getName()))
+        .sorted(java.util.Comparator.comparing(e -> java.time.Instant.parse(e.getFirstTimestamp())))
+        .map(Event::getReason)
+        .toList();
+  }
+
+  static <T> T await(String what, Supplier<T> probe) {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (System.nanoTime() < deadline) {
+      T value = probe.get();
+      if (value != null && !Boolean.FALSE.equals(value)) {
+        return value;
+      }
+      try {
+        Thread.sleep(50);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    throw new AssertionError("timed out waiting for " + what);
+  }
+}
