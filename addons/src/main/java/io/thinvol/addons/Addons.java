@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
 import io.thinvol.addons.call.ReclaimCaller;
 import io.thinvol.addons.call.ReclaimLimits;
+import io.thinvol.addons.cron.ReclaimSpaceCronJobReconciler;
 import io.thinvol.addons.job.ReclaimSpaceJobReconciler;
 import io.thinvol.addons.target.TargetResolver;
 import io.thinvol.api.kube.Events;
@@ -38,6 +39,7 @@ public final class Addons {
             events,
             io.thinvol.addons.job.FinishedJobs.KEEP,
             clock));
+    operator.register(new ReclaimSpaceCronJobReconciler(events, clock, settings.staggerWindow()));
     return new Addons(metrics);
   }
 

@@ -59,6 +59,10 @@ abstract class AddonsClusterTest {
     return Clock.systemUTC();
   }
 
+  Duration staggerWindow() {
+    return Duration.ofHours(2);
+  }
+
   @BeforeEach
   void startOperator() {
     client
@@ -75,8 +79,7 @@ abstract class AddonsClusterTest {
         Addons.register(
             operator,
             client,
-            new AddonsSettings(
-                NAMESPACE, FIRST_BACKOFF, Duration.ofSeconds(8), Duration.ofHours(2)),
+            new AddonsSettings(NAMESPACE, FIRST_BACKOFF, Duration.ofSeconds(8), staggerWindow()),
             caller(),
             clock());
     operator.start();

@@ -1,0 +1,75 @@
+package io.thinvol.addons;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.thinvol.addons.call.ReclaimCaller;
+import io.thinvol.api.kube.Conditions;
+import io.thinvol.api.v1alpha1.ReclaimSpaceJob;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Many jobs on one node: the limits hold across all of them, and waiting jobs say why. */
+class ReclaimLoadTest extends AddonsClusterTest {
+
+  private static final int VOLUMES = 50;
+  private static final int JOBS_PER_VOLUME = 4;
+  private static final int PER_NODE = 2;
+
+  private final FakeDriver driver = new FakeDriver();
+
+  @Override
+  ReclaimCaller caller() {
+    return driver;
+  }
+
+  @AfterEach
+  void closeDriver() {
+    driver.close();
+  }
+
+  @Test
+  void twoHundredJobsNeverExceedTheNodeLimitOrTwoCallsOnAVolume() {
+    backend(PER_NODE, "10m");
+    driverPod("node-a", "10.0.0.1", 9070);
+    driver.delay(Duration.ofMillis(40));
+    for (int v = 0; v < VOLUMES; v++) {
+      boundClaim("data-" + v, "vol-" + v, "node-a");
+    }
+    Set<String> queuedMessages = ConcurrentHashMap.newKeySet();
+    for (int j = 0; j < JOBS_PER_VOLUME; j++) {
+      for (int v = 0; v < VOLUMES; v++) {
+        job("job-" + v + "-" + j, "data-" + v, s -> {});
+      }
+    }
+
+    await(
+        "all jobs to finish",
+        () -> {
+          List<ReclaimSpaceJob> jobs =
+              client.resources(ReclaimSpaceJob.class).inNamespace(APPS).list().getItems();
+          jobs.stream()
+              .filter(job -> job.getStatus() != null)
+              .flatMap(job -> Conditions.find(job.getStatus().getConditions(), "Running").stream())
+              .filter(c -> "Queued".equals(c.getReason()))
+              .forEach(c -> queuedMessages.add(c.getMessage()));
+          return jobs.stream()
+              .allMatch(job -> job.getStatus() != null && job.getStatus().getResult() != null);
+        });
+
+    List<ReclaimSpaceJob> jobs =
+        client.resources(ReclaimSpaceJob.class).inNamespace(APPS).list().getItems();
+    assertThat(jobs).hasSize(VOLUMES * JOBS_PER_VOLUME);
+    assertThat(jobs).allMatch(job -> "Succeeded".equals(job.getStatus().getResult()));
+    assertThat(driver.calls()).hasSize(VOLUMES * JOBS_PER_VOLUME);
+    assertThat(driver.highestInFlightOnPod("thinvol-local-node-node-a")).isEqualTo(PER_NODE);
+    assertThat(driver.highestInFlightOnAnyVolume()).isEqualTo(1);
+    assertThat(queuedMessages)
+        .anyMatch(m -> m.startsWith("waiting for node node-a: 2 of 2 reclaims allowed"));
+    assertThat(addons.metrics().render())
+        .contains("thinvol_reclaimspace_jobs_total{result=\"Succeeded\",reason=\"Reclaimed\"} 200");
+  }
+}
