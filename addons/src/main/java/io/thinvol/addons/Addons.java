@@ -6,6 +6,8 @@ import io.thinvol.addons.call.ReclaimCaller;
 import io.thinvol.addons.call.ReclaimLimits;
 import io.thinvol.addons.cron.ReclaimSpaceCronJobReconciler;
 import io.thinvol.addons.job.ReclaimSpaceJobReconciler;
+import io.thinvol.addons.schedule.ScheduleReconciler;
+import io.thinvol.addons.schedule.ScheduledJobs;
 import io.thinvol.addons.target.TargetResolver;
 import io.thinvol.api.kube.Events;
 import java.time.Clock;
@@ -29,6 +31,7 @@ public final class Addons {
     ReclaimLimits limits = new ReclaimLimits();
     AddonsMetrics metrics = new AddonsMetrics(limits);
     Events events = new Events(client, settings.namespace(), clock);
+    ScheduledJobs scheduledJobs = new ScheduledJobs(client, events);
     operator.register(
         new ReclaimSpaceJobReconciler(
             new TargetResolver(client, settings.namespace()),
@@ -37,9 +40,11 @@ public final class Addons {
             settings,
             metrics,
             events,
-            io.thinvol.addons.job.FinishedJobs.KEEP,
+            scheduledJobs,
             clock));
     operator.register(new ReclaimSpaceCronJobReconciler(events, clock, settings.staggerWindow()));
+    operator.register(
+        new ScheduleReconciler(scheduledJobs, events, metrics, clock, settings.staggerWindow()));
     return new Addons(metrics);
   }
 

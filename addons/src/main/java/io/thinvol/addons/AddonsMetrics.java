@@ -18,11 +18,14 @@ public final class AddonsMetrics {
 
   private record JobKey(String result, String reason) {}
 
+  private record NextRun(String source, long epochSeconds) {}
+
   private record Last(boolean succeeded, long reclaimedBytes, long completedEpochSeconds) {}
 
   private final Map<JobKey, LongAdder> jobs = new ConcurrentHashMap<>();
   private final LongAdder reclaimedBytes = new LongAdder();
   private final Map<String, Last> lastByPvc = new ConcurrentHashMap<>();
+  private final Map<String, NextRun> nextRunByPvc = new ConcurrentHashMap<>();
   private final ConcurrentSkipListSet<String> nodesSeen = new ConcurrentSkipListSet<>();
   private final ReclaimLimits limits;
 
@@ -46,6 +49,17 @@ public final class AddonsMetrics {
     lastByPvc.put(
         labels("namespace", namespace, "persistentvolumeclaim", pvc),
         new Last(succeeded, reclaimed, completedEpochSeconds));
+  }
+
+  /** A PVC on an annotation schedule, and when it runs next. */
+  public void scheduled(String namespace, String pvc, String source, long nextEpochSeconds) {
+    nextRunByPvc.put(
+        labels("namespace", namespace, "persistentvolumeclaim", pvc),
+        new NextRun(source, nextEpochSeconds));
+  }
+
+  public void unscheduled(String namespace, String pvc) {
+    nextRunByPvc.remove(labels("namespace", namespace, "persistentvolumeclaim", pvc));
   }
 
   /** A node a call went to; its in-flight gauge is shown from then on, 0 when idle. */
@@ -88,6 +102,24 @@ public final class AddonsMetrics {
                     "last_completion_timestamp_seconds",
                     labels,
                     last.completedEpochSeconds()));
+    header(out, "scheduled_volumes", "PVCs reclaimed on an annotation schedule.", "gauge");
+    sample(out, "scheduled_volumes", "", nextRunByPvc.size());
+    header(
+        out,
+        "next_run_timestamp_seconds",
+        "When a PVC's annotation schedule runs next, and where the schedule came from.",
+        "gauge");
+    new TreeMap<>(nextRunByPvc)
+        .forEach(
+            (labels, next) ->
+                sample(
+                    out,
+                    "next_run_timestamp_seconds",
+                    labels.substring(0, labels.length() - 1)
+                        + ",source=\""
+                        + escape(next.source())
+                        + "\"}",
+                    next.epochSeconds()));
     return out.toString();
   }
 

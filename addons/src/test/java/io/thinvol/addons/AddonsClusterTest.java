@@ -103,6 +103,32 @@ abstract class AddonsClusterTest {
     return client.resource(backend).create();
   }
 
+  /** A StorageClass; {@code provisioner} decides whose it is. */
+  void storageClass(String name, String provisioner, Map<String, String> annotations) {
+    client
+        .resource(
+            new io.fabric8.kubernetes.api.model.storage.StorageClassBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withAnnotations(annotations)
+                .endMetadata()
+                .withProvisioner(provisioner)
+                .withVolumeBindingMode("WaitForFirstConsumer")
+                .build())
+        .create();
+  }
+
+  /** A JSON merge patch: no resourceVersion, so no conflict with the reconcilers' writes. */
+  <T extends io.fabric8.kubernetes.api.model.HasMetadata> void merge(
+      Class<T> type, String namespace, String name, String patch) {
+    var resources = client.resources(type);
+    (namespace == null ? resources.withName(name) : resources.inNamespace(namespace).withName(name))
+        .patch(
+            io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
+                io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
+            patch);
+  }
+
   /** A Ready driver pod of the backend on a node, serving CSI-Addons on host:port. */
   Pod driverPod(String node, String host, int port) {
     return client
@@ -169,6 +195,17 @@ abstract class AddonsClusterTest {
 
   /** A bound PVC in {@value #APPS} and its PV of driver {@code driver} on {@code node}. */
   PersistentVolumeClaim boundClaim(String name, String volumeHandle, String node, String driver) {
+    return boundClaim(APPS, name, BACKEND, volumeHandle, node, driver);
+  }
+
+  /** A bound PVC and its PV (named pv-{@code name}). */
+  PersistentVolumeClaim boundClaim(
+      String namespace,
+      String name,
+      String storageClass,
+      String volumeHandle,
+      String node,
+      String driver) {
     String pvName = "pv-" + name;
     PersistentVolume volume =
         new PersistentVolumeBuilder()
@@ -184,7 +221,7 @@ abstract class AddonsClusterTest {
             .withFsType("ext4")
             .endCsi()
             .withNewClaimRef()
-            .withNamespace(APPS)
+            .withNamespace(namespace)
             .withName(name)
             .endClaimRef()
             .withNewNodeAffinity()
@@ -206,11 +243,11 @@ abstract class AddonsClusterTest {
             new PersistentVolumeClaimBuilder()
                 .withNewMetadata()
                 .withName(name)
-                .withNamespace(APPS)
+                .withNamespace(namespace)
                 .endMetadata()
                 .withNewSpec()
                 .withAccessModes("ReadWriteOnce")
-                .withStorageClassName(BACKEND)
+                .withStorageClassName(storageClass)
                 .withVolumeName(pvName)
                 .withNewResources()
                 .withRequests(Map.of("storage", new Quantity("1Gi")))

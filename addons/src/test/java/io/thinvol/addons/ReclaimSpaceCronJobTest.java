@@ -3,8 +3,6 @@ package io.thinvol.addons;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.ObjectMeta;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.grpc.Status;
 import io.thinvol.addons.FakeDriver.Answer;
 import io.thinvol.addons.call.ReclaimCaller;
@@ -253,13 +251,8 @@ class ReclaimSpaceCronJobTest extends AddonsClusterTest {
     merge(name, "{\"metadata\":{\"annotations\":{\"test/poke\":\"" + UUID.randomUUID() + "\"}}}");
   }
 
-  /** A JSON merge patch: no resourceVersion, so no conflict with the reconciler's status writes. */
   private void merge(String name, String patch) {
-    client
-        .resources(ReclaimSpaceCronJob.class)
-        .inNamespace(APPS)
-        .withName(name)
-        .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
+    merge(ReclaimSpaceCronJob.class, APPS, name, patch);
   }
 
   private ReclaimSpaceCronJob cron(String name) {
