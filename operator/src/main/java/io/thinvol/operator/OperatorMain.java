@@ -3,7 +3,10 @@ package io.thinvol.operator;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.thinvol.addons.call.GrpcReclaimCaller;
+import io.thinvol.addons.call.ServiceAccountToken;
 import io.thinvol.operator.model.Settings;
+import java.time.Clock;
 import java.util.Optional;
 
 /**
@@ -36,14 +39,27 @@ public final class OperatorMain {
     Settings settings =
         new Settings(
             namespace, ownImage(client, namespace), facts.openShift(), facts.snapshotApi());
+    GrpcReclaimCaller caller =
+        new GrpcReclaimCaller(
+            client,
+            namespace,
+            new ServiceAccountToken(ServiceAccountToken.IN_POD, Clock.systemUTC()));
     OperatorRunner runner =
         OperatorRunner.start(
             client,
             settings,
             Boolean.parseBoolean(env("THINVOL_LEADER_ELECTION").orElse("true")),
             Integer.parseInt(env("THINVOL_HEALTH_PORT").orElse("8081")),
+            caller,
             overrider -> {});
-    Runtime.getRuntime().addShutdownHook(new Thread(runner::close, "shutdown"));
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  runner.close();
+                  caller.close();
+                },
+                "shutdown"));
   }
 
   /** The operator's image: set explicitly, or the image of its own pod's first container. */

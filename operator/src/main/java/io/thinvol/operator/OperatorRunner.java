@@ -4,6 +4,9 @@ import com.sun.net.httpserver.HttpServer;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
+import io.thinvol.addons.Addons;
+import io.thinvol.addons.AddonsSettings;
+import io.thinvol.addons.call.ReclaimCaller;
 import io.thinvol.api.kube.Events;
 import io.thinvol.operator.model.Settings;
 import java.io.IOException;
@@ -12,12 +15,14 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The running operator: the StorageBackend reconciler, leader election among replicas, and {@code
- * /healthz} (informers healthy) and {@code /readyz} (started) for the kubelet.
+ * The running operator: the StorageBackend reconciler and the space-reclaim addons, leader election
+ * among replicas, and {@code /healthz} (informers healthy) and {@code /readyz} (started) for the
+ * kubelet.
  */
 public final class OperatorRunner implements AutoCloseable {
 
@@ -26,22 +31,26 @@ public final class OperatorRunner implements AutoCloseable {
 
   private final Operator operator;
   private final HttpServer http;
+  private final Addons addons;
 
-  private OperatorRunner(Operator operator, HttpServer http) {
+  private OperatorRunner(Operator operator, HttpServer http, Addons addons) {
     this.operator = operator;
     this.http = http;
+    this.addons = addons;
   }
 
   /**
    * @param tuning adjusts the JOSDK configuration (tests turn server-side apply off, which the mock
    *     API server lacks)
    * @param healthPort 0 picks a free port; negative serves none
+   * @param caller reaches the driver pods' ReclaimSpace services
    */
   public static OperatorRunner start(
       KubernetesClient client,
       Settings settings,
       boolean leaderElection,
       int healthPort,
+      ReclaimCaller caller,
       Consumer<io.javaoperatorsdk.operator.api.config.ConfigurationServiceOverrider> tuning)
       throws IOException {
     ReconcileMetrics metrics = new ReconcileMetrics();
@@ -62,17 +71,23 @@ public final class OperatorRunner implements AutoCloseable {
     operator.register(
         new StorageBackendReconciler(
             settings, clock, new Events(client, settings.namespace(), clock)));
+    Addons addons =
+        Addons.register(
+            operator, client, AddonsSettings.defaults(settings.namespace()), caller, clock);
     operator.start();
-    HttpServer http = healthPort < 0 ? null : health(operator, metrics, healthPort);
+    HttpServer http =
+        healthPort < 0
+            ? null
+            : health(operator, () -> metrics.render() + addons.metrics().render(), healthPort);
     log.info(
         "operator started in namespace {} (OpenShift: {}, snapshot API: {})",
         settings.namespace(),
         settings.openShift(),
         settings.snapshotApi());
-    return new OperatorRunner(operator, http);
+    return new OperatorRunner(operator, http, addons);
   }
 
-  private static HttpServer health(Operator operator, ReconcileMetrics metrics, int port)
+  private static HttpServer health(Operator operator, Supplier<String> metrics, int port)
       throws IOException {
     HttpServer http = HttpServer.create(new InetSocketAddress(port), 8);
     http.createContext(
@@ -87,7 +102,7 @@ public final class OperatorRunner implements AutoCloseable {
           boolean started = operator.getRuntimeInfo().isStarted();
           reply(exchange, started ? 200 : 503, started ? "ok\n" : "starting\n");
         });
-    http.createContext("/metrics", exchange -> reply(exchange, 200, metrics.render()));
+    http.createContext("/metrics", exchange -> reply(exchange, 200, metrics.get()));
     http.start();
     return http;
   }
@@ -99,6 +114,10 @@ public final class OperatorRunner implements AutoCloseable {
     try (OutputStream out = exchange.getResponseBody()) {
       out.write(bytes);
     }
+  }
+
+  public Addons addons() {
+    return addons;
   }
 
   public int healthPort() {

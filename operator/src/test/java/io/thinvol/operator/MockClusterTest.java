@@ -20,7 +20,9 @@ import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.grpc.Status;
 import io.javaoperatorsdk.operator.api.config.ConfigurationServiceOverrider;
+import io.thinvol.addons.call.ReclaimCaller;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.api.v1alpha1.StorageBackendSpec;
 import io.thinvol.operator.model.Settings;
@@ -30,6 +32,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -58,7 +61,20 @@ abstract class MockClusterTest {
 
   @BeforeEach
   void start() throws IOException {
-    operator = OperatorRunner.start(client, settings(), false, 0, withoutServerSideApply());
+    operator =
+        OperatorRunner.start(client, settings(), false, 0, caller(), withoutServerSideApply());
+  }
+
+  /** How the addons reach the drivers; by default they cannot. */
+  ReclaimCaller caller() {
+    return noDriverCalls();
+  }
+
+  /** These tests run no driver: a reclaim call fails as an unreachable pod's would. */
+  static ReclaimCaller noDriverCalls() {
+    return (endpoint, service, volumeId, timeout) ->
+        CompletableFuture.failedFuture(
+            Status.UNAVAILABLE.withDescription("no driver in this test").asRuntimeException());
   }
 
   /** The mock server has no server-side apply: the operator patches and compares without it. */

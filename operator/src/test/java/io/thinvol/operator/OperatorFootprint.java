@@ -1,5 +1,7 @@
 package io.thinvol.operator;
 
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimStatusBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -9,11 +11,15 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
+import io.thinvol.addons.schedule.SchedulePolicy;
+import io.thinvol.api.v1alpha1.ReclaimSpaceCronJob;
+import io.thinvol.api.v1alpha1.ReclaimSpaceJob;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.operator.model.Settings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.Map;
 
 /**
  * The operator's memory with many backends and claims, for bench/operator-footprint.sh. Two
@@ -53,11 +59,13 @@ public final class OperatorFootprint {
             .create();
       }
       for (int c = 0; c < claims; c++) {
-        client
-            .persistentVolumeClaims()
-            .inNamespace("apps")
-            .resource(MockClusterTest.claim("apps", "data-" + c, "b" + (c % backends)))
-            .create();
+        // Bound and annotated: every claim is also on a space-reclaim schedule of its own.
+        PersistentVolumeClaim claim =
+            MockClusterTest.claim("apps", "data-" + c, "b" + (c % backends));
+        claim.getMetadata().setAnnotations(Map.of(SchedulePolicy.SCHEDULE, (c % 60) + " 3 * * *"));
+        claim.getSpec().setVolumeName("pv-" + c);
+        claim.setStatus(new PersistentVolumeClaimStatusBuilder().withPhase("Bound").build());
+        client.persistentVolumeClaims().inNamespace("apps").resource(claim).create();
       }
       long start = System.nanoTime();
       try (OperatorRunner operator =
@@ -66,9 +74,15 @@ public final class OperatorFootprint {
               new Settings("thinvol-system", "quay.io/thinvol/thinvol:0.1.0", false, true),
               false,
               0,
+              MockClusterTest.noDriverCalls(),
               MockClusterTest.withoutServerSideApply())) {
         while (client.resources(StorageBackend.class).list().getItems().stream()
-            .anyMatch(sb -> sb.getStatus() == null)) {
+                .anyMatch(sb -> sb.getStatus() == null)
+            || !operator
+                .addons()
+                .metrics()
+                .render()
+                .contains("thinvol_reclaimspace_scheduled_volumes " + claims + "\n")) {
           Thread.sleep(200);
         }
         long settled = System.nanoTime();
@@ -83,12 +97,22 @@ public final class OperatorFootprint {
                 .reduce((a, b) -> a + "; " + b)
                 .orElse("?");
         Runtime runtime = Runtime.getRuntime();
+        int stored =
+            client.resources(ReclaimSpaceJob.class).inAnyNamespace().list().getItems().size()
+                + client
+                    .resources(ReclaimSpaceCronJob.class)
+                    .inAnyNamespace()
+                    .list()
+                    .getItems()
+                    .size();
         System.out.printf(
-            "backends=%d claims=%d all-reconciled-in=%.1fs heap-used=%dMiB %s%n",
+            "backends=%d claims=%d (all on reclaim schedules) all-reconciled-in=%.1fs"
+                + " heap-used=%dMiB reclaim-objects-stored=%d %s%n",
             backends,
             claims,
             (settled - start) / 1e9,
             (runtime.totalMemory() - runtime.freeMemory()) >> 20,
+            stored,
             rss);
       }
     }

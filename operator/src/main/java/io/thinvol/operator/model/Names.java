@@ -1,7 +1,6 @@
 package io.thinvol.operator.model;
 
 import io.thinvol.api.BackendNames;
-
 import io.thinvol.api.v1alpha1.StorageBackend;
 import java.util.Map;
 
