@@ -165,8 +165,9 @@ public class ReclaimSpaceJobReconciler implements Reconciler<ReclaimSpaceJob> {
           return Duration.between(now, next);
         }
       }
-      if (claim() == null || claim().isEmpty()) {
-        return fail("InvalidSpec", "spec.target.persistentVolumeClaim is empty");
+      Optional<String> invalid = JobSpecProblems.of(spec);
+      if (invalid.isPresent()) {
+        return fail("InvalidSpec", invalid.get());
       }
       VolumeLocation location;
       try {

@@ -1,0 +1,86 @@
+package io.thinvol.addons;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.thinvol.addons.call.GrpcReclaimCaller;
+import io.thinvol.addons.call.ReclaimCaller;
+import io.thinvol.api.v1alpha1.ReclaimSpaceJob;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The real gRPC client against a driver pod whose port is closed, and against bad specs. */
+class UnreachableDriverTest extends AddonsClusterTest {
+
+  private GrpcReclaimCaller caller;
+
+  @Override
+  ReclaimCaller caller() {
+    caller = new GrpcReclaimCaller(client, NAMESPACE, () -> "operator-token");
+    return caller;
+  }
+
+  @AfterEach
+  void closeCaller() {
+    caller.close();
+  }
+
+  @Test
+  void anUnreachablePodIsRetriedSecondsApartThenReported() throws IOException {
+    int closedPort;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      closedPort = socket.getLocalPort();
+    }
+    backend(1, "10m");
+    tlsSecret(testCertificate());
+    driverPod("node-a", "127.0.0.1", closedPort);
+    boundClaim("data", "vol-1", "node-a");
+
+    ReclaimSpaceJob job =
+        awaitResult(job("trim", "data", s -> s.setBackOffLimit(2)).getMetadata().getName());
+
+    assertThat(job.getStatus().getResult()).isEqualTo("Failed");
+    assertThat(job.getStatus().getMessage())
+        .startsWith(
+            "gave up after 3 attempt(s) (backOffLimit 2); last error: NodeReclaimSpace on"
+                + " node node-a failed: the driver pod cannot be reached");
+    assertThat(
+            Duration.between(
+                Instant.parse(job.getStatus().getStartTime()),
+                Instant.parse(job.getStatus().getCompletionTime())))
+        .isGreaterThanOrEqualTo(FIRST_BACKOFF.multipliedBy(3));
+    ReclaimSpaceJobTest.assertCondition(job, "Failed", "True", "BackoffLimitExceeded");
+  }
+
+  @Test
+  void aMissingCertificateSecretIsReportedAsUnreachable() {
+    backend(1, "10m");
+    driverPod("node-a", "127.0.0.1", 9);
+    boundClaim("data", "vol-1", "node-a");
+
+    ReclaimSpaceJob job =
+        awaitResult(job("trim", "data", s -> s.setBackOffLimit(0)).getMetadata().getName());
+
+    assertThat(job.getStatus().getMessage())
+        .contains(
+            "Secret thinvol-system/thinvol-local-addons-tls with the driver's certificate"
+                + " does not exist");
+  }
+
+  @Test
+  void aSpecTheSchemaWouldRefuseFailsWithoutACall() {
+    backend(1, "10m");
+    boundClaim("data", "vol-1", "node-a");
+
+    ReclaimSpaceJob job =
+        awaitResult(job("bad", "data", s -> s.setTimeout(5L)).getMetadata().getName());
+
+    assertThat(job.getStatus().getResult()).isEqualTo("Failed");
+    assertThat(job.getStatus().getMessage())
+        .isEqualTo("spec.timeout is 5 seconds; it must be at least 60");
+    ReclaimSpaceJobTest.assertCondition(job, "Failed", "True", "InvalidSpec");
+  }
+}
