@@ -2,13 +2,8 @@ package io.thinvol.addons;
 
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.api.model.PersistentVolume;
-import io.fabric8.kubernetes.api.model.PersistentVolumeBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
-import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
@@ -132,37 +127,7 @@ abstract class AddonsClusterTest {
   /** A Ready driver pod of the backend on a node, serving CSI-Addons on host:port. */
   Pod driverPod(String node, String host, int port) {
     return client
-        .resource(
-            new PodBuilder()
-                .withNewMetadata()
-                .withName("thinvol-" + BACKEND + "-node-" + node)
-                .withNamespace(NAMESPACE)
-                .withLabels(
-                    Map.of(
-                        "app.kubernetes.io/name",
-                        BackendNames.NODE_POD_NAME,
-                        BackendNames.BACKEND_LABEL,
-                        BACKEND))
-                .endMetadata()
-                .withNewSpec()
-                .withNodeName(node)
-                .addNewContainer()
-                .withName("driver")
-                .withImage("thinvol")
-                .addNewPort()
-                .withName(BackendNames.ADDONS_PORT_NAME)
-                .withContainerPort(port)
-                .endPort()
-                .endContainer()
-                .endSpec()
-                .withNewStatus()
-                .withPodIP(host)
-                .addNewCondition()
-                .withType("Ready")
-                .withStatus("True")
-                .endCondition()
-                .endStatus()
-                .build())
+        .resource(ClusterFixtures.driverPod(NAMESPACE, BACKEND, node, host, port))
         .create();
   }
 
@@ -207,56 +172,11 @@ abstract class AddonsClusterTest {
       String node,
       String driver) {
     String pvName = "pv-" + name;
-    PersistentVolume volume =
-        new PersistentVolumeBuilder()
-            .withNewMetadata()
-            .withName(pvName)
-            .endMetadata()
-            .withNewSpec()
-            .withCapacity(Map.of("storage", new Quantity("1Gi")))
-            .withAccessModes("ReadWriteOnce")
-            .withNewCsi()
-            .withDriver(driver)
-            .withVolumeHandle(volumeHandle)
-            .withFsType("ext4")
-            .endCsi()
-            .withNewClaimRef()
-            .withNamespace(namespace)
-            .withName(name)
-            .endClaimRef()
-            .withNewNodeAffinity()
-            .withNewRequired()
-            .addNewNodeSelectorTerm()
-            .addNewMatchExpression()
-            .withKey(BackendNames.TOPOLOGY_KEY)
-            .withOperator("In")
-            .withValues(node)
-            .endMatchExpression()
-            .endNodeSelectorTerm()
-            .endRequired()
-            .endNodeAffinity()
-            .endSpec()
-            .build();
-    client.resource(volume).create();
+    client
+        .resource(ClusterFixtures.volume(pvName, driver, volumeHandle, node, namespace, name))
+        .create();
     return client
-        .resource(
-            new PersistentVolumeClaimBuilder()
-                .withNewMetadata()
-                .withName(name)
-                .withNamespace(namespace)
-                .endMetadata()
-                .withNewSpec()
-                .withAccessModes("ReadWriteOnce")
-                .withStorageClassName(storageClass)
-                .withVolumeName(pvName)
-                .withNewResources()
-                .withRequests(Map.of("storage", new Quantity("1Gi")))
-                .endResources()
-                .endSpec()
-                .withNewStatus()
-                .withPhase("Bound")
-                .endStatus()
-                .build())
+        .resource(ClusterFixtures.boundClaim(namespace, name, storageClass, pvName))
         .create();
   }
 

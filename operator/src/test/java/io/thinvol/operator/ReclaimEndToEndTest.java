@@ -5,15 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
-import io.fabric8.kubernetes.api.model.PersistentVolumeBuilder;
-import io.fabric8.kubernetes.api.model.PersistentVolumeClaimStatusBuilder;
-import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.authentication.TokenReview;
 import io.fabric8.kubernetes.api.model.authentication.TokenReviewStatus;
 import io.fabric8.kubernetes.api.model.authentication.UserInfo;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.thinvol.addons.ClusterFixtures;
 import io.thinvol.addons.call.GrpcReclaimCaller;
 import io.thinvol.addons.call.ReclaimCaller;
 import io.thinvol.api.BackendNames;
@@ -39,7 +36,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -242,70 +238,13 @@ class ReclaimEndToEndTest extends MockClusterTest {
 
   /** The PV, the bound PVC and the driver pod, as Kubernetes would hold them. */
   private void cluster(String volumeId, int port) {
+    String driver = BackendNames.driver("local");
     client
-        .resource(
-            new PersistentVolumeBuilder()
-                .withNewMetadata()
-                .withName("pv-e2e")
-                .endMetadata()
-                .withNewSpec()
-                .withCapacity(Map.of("storage", new Quantity("1Gi")))
-                .withAccessModes("ReadWriteOnce")
-                .withNewCsi()
-                .withDriver(BackendNames.driver("local"))
-                .withVolumeHandle(volumeId)
-                .withFsType("ext4")
-                .endCsi()
-                .withNewNodeAffinity()
-                .withNewRequired()
-                .addNewNodeSelectorTerm()
-                .addNewMatchExpression()
-                .withKey(BackendNames.TOPOLOGY_KEY)
-                .withOperator("In")
-                .withValues(NODE)
-                .endMatchExpression()
-                .endNodeSelectorTerm()
-                .endRequired()
-                .endNodeAffinity()
-                .endSpec()
-                .build())
+        .resource(ClusterFixtures.volume("pv-e2e", driver, volumeId, NODE, "apps", "data"))
         .create();
-    var claim = MockClusterTest.claim("apps", "data", "local");
-    claim.getSpec().setVolumeName("pv-e2e");
-    claim.setStatus(new PersistentVolumeClaimStatusBuilder().withPhase("Bound").build());
-    client.resource(claim).create();
+    client.resource(ClusterFixtures.boundClaim("apps", "data", "local", "pv-e2e")).create();
     client
-        .resource(
-            new PodBuilder()
-                .withNewMetadata()
-                .withName("thinvol-local-node-e2e")
-                .withNamespace(NAMESPACE)
-                .withLabels(
-                    Map.of(
-                        "app.kubernetes.io/name",
-                        BackendNames.NODE_POD_NAME,
-                        BackendNames.BACKEND_LABEL,
-                        "local"))
-                .endMetadata()
-                .withNewSpec()
-                .withNodeName(NODE)
-                .addNewContainer()
-                .withName("driver")
-                .withImage(SETTINGS.operatorImage())
-                .addNewPort()
-                .withName(BackendNames.ADDONS_PORT_NAME)
-                .withContainerPort(port)
-                .endPort()
-                .endContainer()
-                .endSpec()
-                .withNewStatus()
-                .withPodIP("127.0.0.1")
-                .addNewCondition()
-                .withType("Ready")
-                .withStatus("True")
-                .endCondition()
-                .endStatus()
-                .build())
+        .resource(ClusterFixtures.driverPod(NAMESPACE, "local", NODE, "127.0.0.1", port))
         .create();
   }
 

@@ -53,17 +53,7 @@ final class JobStatusModel {
 
   static void succeeded(
       ReclaimSpaceJob job, ReclaimSpaceJobStatus status, String message, Instant now) {
-    status.setResult(SUCCEEDED);
-    status.setMessage(message);
-    status.setCompletionTime(now.toString());
-    status.setNextAttemptTime(null);
-    List<Condition> previous = status.getConditions();
-    long generation = generation(job);
-    status.setConditions(
-        List.of(
-            Conditions.of(previous, RUNNING, "False", "Completed", message, generation, now),
-            Conditions.of(previous, SUCCEEDED, "True", "Reclaimed", message, generation, now),
-            Conditions.of(previous, FAILED, "False", "Reclaimed", message, generation, now)));
+    end(job, status, SUCCEEDED, "Completed", "Reclaimed", message, now);
   }
 
   static void failed(
@@ -72,17 +62,38 @@ final class JobStatusModel {
       String reason,
       String message,
       Instant now) {
-    status.setResult(FAILED);
+    end(job, status, FAILED, reason, reason, message, now);
+  }
+
+  /** The job is over: {@code result} is True, the other outcome False, Running False. */
+  private static void end(
+      ReclaimSpaceJob job,
+      ReclaimSpaceJobStatus status,
+      String result,
+      String runningReason,
+      String reason,
+      String message,
+      Instant now) {
+    status.setResult(result);
     status.setMessage(message);
     status.setCompletionTime(now.toString());
     status.setNextAttemptTime(null);
     List<Condition> previous = status.getConditions();
     long generation = generation(job);
+    boolean succeeded = SUCCEEDED.equals(result);
     status.setConditions(
         List.of(
-            Conditions.of(previous, RUNNING, "False", reason, message, generation, now),
-            Conditions.of(previous, SUCCEEDED, "False", reason, message, generation, now),
-            Conditions.of(previous, FAILED, "True", reason, message, generation, now)));
+            Conditions.of(previous, RUNNING, "False", runningReason, message, generation, now),
+            Conditions.of(
+                previous,
+                SUCCEEDED,
+                succeeded ? "True" : "False",
+                reason,
+                message,
+                generation,
+                now),
+            Conditions.of(
+                previous, FAILED, succeeded ? "False" : "True", reason, message, generation, now)));
   }
 
   private static long generation(ReclaimSpaceJob job) {

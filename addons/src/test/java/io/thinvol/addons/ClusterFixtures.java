@@ -1,0 +1,116 @@
+package io.thinvol.addons;
+
+import io.fabric8.kubernetes.api.model.PersistentVolume;
+import io.fabric8.kubernetes.api.model.PersistentVolumeBuilder;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.thinvol.api.BackendNames;
+import java.util.Map;
+
+/**
+ * The Kubernetes objects around a thinvol volume, as the cluster would hold them; shared with the
+ * operator's end-to-end test.
+ */
+public final class ClusterFixtures {
+
+  private ClusterFixtures() {}
+
+  /** A Ready driver pod of {@code backend} on {@code node}, serving CSI-Addons on host:port. */
+  public static Pod driverPod(
+      String namespace, String backend, String node, String host, int port) {
+    return new PodBuilder()
+        .withNewMetadata()
+        .withName(BackendNames.nodeDaemonSet(backend) + "-" + node)
+        .withNamespace(namespace)
+        .withLabels(
+            Map.of(
+                "app.kubernetes.io/name",
+                BackendNames.NODE_POD_NAME,
+                BackendNames.BACKEND_LABEL,
+                backend))
+        .endMetadata()
+        .withNewSpec()
+        .withNodeName(node)
+        .addNewContainer()
+        .withName("driver")
+        .withImage("thinvol")
+        .addNewPort()
+        .withName(BackendNames.ADDONS_PORT_NAME)
+        .withContainerPort(port)
+        .endPort()
+        .endContainer()
+        .endSpec()
+        .withNewStatus()
+        .withPodIP(host)
+        .addNewCondition()
+        .withType("Ready")
+        .withStatus("True")
+        .endCondition()
+        .endStatus()
+        .build();
+  }
+
+  /** A 1 GiB PV of {@code driver} on {@code node}, claimed by namespace/claim. */
+  public static PersistentVolume volume(
+      String name,
+      String driver,
+      String volumeHandle,
+      String node,
+      String namespace,
+      String claim) {
+    return new PersistentVolumeBuilder()
+        .withNewMetadata()
+        .withName(name)
+        .endMetadata()
+        .withNewSpec()
+        .withCapacity(Map.of("storage", new Quantity("1Gi")))
+        .withAccessModes("ReadWriteOnce")
+        .withNewCsi()
+        .withDriver(driver)
+        .withVolumeHandle(volumeHandle)
+        .withFsType("ext4")
+        .endCsi()
+        .withNewClaimRef()
+        .withNamespace(namespace)
+        .withName(claim)
+        .endClaimRef()
+        .withNewNodeAffinity()
+        .withNewRequired()
+        .addNewNodeSelectorTerm()
+        .addNewMatchExpression()
+        .withKey(BackendNames.TOPOLOGY_KEY)
+        .withOperator("In")
+        .withValues(node)
+        .endMatchExpression()
+        .endNodeSelectorTerm()
+        .endRequired()
+        .endNodeAffinity()
+        .endSpec()
+        .build();
+  }
+
+  /** A PVC of {@code storageClass} bound to PV {@code volumeName}. */
+  public static PersistentVolumeClaim boundClaim(
+      String namespace, String name, String storageClass, String volumeName) {
+    return new PersistentVolumeClaimBuilder()
+        .withNewMetadata()
+        .withName(name)
+        .withNamespace(namespace)
+        .endMetadata()
+        .withNewSpec()
+        .withAccessModes("ReadWriteOnce")
+        .withStorageClassName(storageClass)
+        .withVolumeName(volumeName)
+        .withNewResources()
+        .withRequests(Map.of("storage", new Quantity("1Gi")))
+        .endResources()
+        .endSpec()
+        .withNewStatus()
+        .withPhase("Bound")
+        .endStatus()
+        .build();
+  }
+}
