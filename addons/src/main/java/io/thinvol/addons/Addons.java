@@ -6,9 +6,9 @@ import io.thinvol.addons.call.ReclaimCaller;
 import io.thinvol.addons.call.ReclaimLimits;
 import io.thinvol.addons.cron.ReclaimSpaceCronJobReconciler;
 import io.thinvol.addons.job.ReclaimSpaceJobReconciler;
+import io.thinvol.addons.resolve.TargetResolver;
 import io.thinvol.addons.schedule.ScheduleReconciler;
 import io.thinvol.addons.schedule.ScheduledJobs;
-import io.thinvol.addons.target.TargetResolver;
 import io.thinvol.api.kube.Events;
 import java.time.Clock;
 

@@ -4,7 +4,7 @@ import io.grpc.Status;
 import io.thinvol.addons.call.ReclaimCaller;
 import io.thinvol.addons.call.ReclaimService;
 import io.thinvol.addons.call.Usage;
-import io.thinvol.addons.target.DriverEndpoint;
+import io.thinvol.addons.resolve.DriverEndpoint;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;

@@ -15,7 +15,7 @@ import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.NettyChannelBuilder;
-import io.thinvol.addons.target.DriverEndpoint;
+import io.thinvol.addons.resolve.DriverEndpoint;
 import io.thinvol.api.BackendNames;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;

@@ -1,6 +1,6 @@
 package io.thinvol.addons.call;
 
-import io.thinvol.addons.target.DriverEndpoint;
+import io.thinvol.addons.resolve.DriverEndpoint;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 

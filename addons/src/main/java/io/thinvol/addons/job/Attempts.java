@@ -4,7 +4,7 @@ import io.grpc.Status;
 import io.thinvol.addons.call.ReclaimCaller;
 import io.thinvol.addons.call.ReclaimService;
 import io.thinvol.addons.call.Usage;
-import io.thinvol.addons.target.VolumeLocation;
+import io.thinvol.addons.resolve.VolumeLocation;
 import io.thinvol.api.v1alpha1.ReclaimMode;
 import io.thinvol.api.v1alpha1.ReclaimStep;
 import java.util.concurrent.CompletableFuture;
