@@ -6,6 +6,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.stream.Collectors;
 
 /**
  * Space-reclaim metrics in the Prometheus text format, on the operator's {@code /metrics}: jobs by
@@ -73,7 +74,7 @@ public final class AddonsMetrics {
     new TreeMap<String, Long>(
             jobs.entrySet().stream()
                 .collect(
-                    java.util.stream.Collectors.toMap(
+                    Collectors.toMap(
                         e -> labels("result", e.getKey().result(), "reason", e.getKey().reason()),
                         e -> e.getValue().sum())))
         .forEach((labels, value) -> sample(out, "jobs_total", labels, value));

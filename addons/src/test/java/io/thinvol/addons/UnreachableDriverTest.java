@@ -56,6 +56,29 @@ class UnreachableDriverTest extends AddonsClusterTest {
   }
 
   @Test
+  void aPodThatNeverAnswersIsCutOffAtTheTimeout() throws IOException {
+    try (ServerSocket silent = new ServerSocket(0)) { // accepts, never speaks TLS
+      backend(1, "1s");
+      tlsSecret(testCertificate());
+      driverPod("node-a", "127.0.0.1", silent.getLocalPort());
+      boundClaim("data", "vol-1", "node-a");
+
+      ReclaimSpaceJob job =
+          awaitResult(job("slow", "data", s -> s.setBackOffLimit(0)).getMetadata().getName());
+
+      assertThat(job.getStatus().getMessage())
+          .contains(
+              "NodeReclaimSpace on node node-a failed: the call did not finish within its"
+                  + " timeout");
+      assertThat(
+              Duration.between(
+                  Instant.parse(job.getStatus().getStartTime()),
+                  Instant.parse(job.getStatus().getCompletionTime())))
+          .isBetween(Duration.ofSeconds(1), Duration.ofSeconds(5));
+    }
+  }
+
+  @Test
   void aMissingCertificateSecretIsReportedAsUnreachable() {
     backend(1, "10m");
     driverPod("node-a", "127.0.0.1", 9);

@@ -27,6 +27,7 @@ import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import javax.net.ssl.SSLException;
 
@@ -87,8 +88,8 @@ public final class GrpcReclaimCaller implements ReclaimCaller, AutoCloseable {
 
   private static <R> CompletableFuture<Usage> usage(
       ListenableFuture<R> call,
-      java.util.function.Function<R, StorageConsumption> pre,
-      java.util.function.Function<R, StorageConsumption> post) {
+      Function<R, StorageConsumption> pre,
+      Function<R, StorageConsumption> post) {
     CompletableFuture<Usage> result = new CompletableFuture<>();
     Futures.addCallback(
         call,

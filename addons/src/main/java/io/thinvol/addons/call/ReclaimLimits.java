@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 
 /**
  * Admits reclaim calls across all jobs: one per volume, and at most a backend's {@code
@@ -19,7 +20,7 @@ import java.util.TreeMap;
  */
 public final class ReclaimLimits {
 
-  /** A queued job re-asks at least this often; one that stopped asking was deleted. */
+  /** A queued job re-asks at least this often; one that stopped asking is forgotten. */
   static final Duration FORGET_AFTER = Duration.ofMinutes(2);
 
   /** Whether a job may call now, and if not, why not in words. */
@@ -36,15 +37,28 @@ public final class ReclaimLimits {
 
   /**
    * @param since orders the waiters of a node (the job's creation)
+   * @param stillWaiting false for a job that was deleted or ended meanwhile: it leaves the queue
    */
   public synchronized Admission tryAdmit(
-      ResourceID job, String node, String volume, int limit, Instant since, Instant now) {
+      ResourceID job,
+      String node,
+      String volume,
+      int limit,
+      Instant since,
+      Instant now,
+      Predicate<ResourceID> stillWaiting) {
     if (held.containsKey(job)) {
       return new Admission(true, "admitted");
     }
     Map<ResourceID, Waiter> queue = waiting.computeIfAbsent(node, n -> new LinkedHashMap<>());
     queue.put(job, new Waiter(job, volume, since, now));
-    queue.values().removeIf(w -> w.lastAsked().plus(FORGET_AFTER).isBefore(now));
+    queue
+        .values()
+        .removeIf(
+            w ->
+                !w.job().equals(job)
+                    && (w.lastAsked().plus(FORGET_AFTER).isBefore(now)
+                        || !stillWaiting.test(w.job())));
     ResourceID busy = busyVolumes.get(volume);
     if (busy != null) {
       return new Admission(

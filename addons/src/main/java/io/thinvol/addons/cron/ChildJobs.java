@@ -2,6 +2,7 @@ package io.thinvol.addons.cron;
 
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.thinvol.api.v1alpha1.ReclaimSpaceCronJob;
 import io.thinvol.api.v1alpha1.ReclaimSpaceJob;
 import io.thinvol.api.v1alpha1.ReclaimSpaceJobSpec;
@@ -54,7 +55,7 @@ final class ChildJobs {
                 .build()));
     ReclaimSpaceJob job = new ReclaimSpaceJob();
     job.setMetadata(meta);
-    job.setSpec(io.fabric8.kubernetes.client.utils.Serialization.clone(template.getSpec()));
+    job.setSpec(Serialization.clone(template.getSpec()));
     if (job.getSpec() == null) {
       job.setSpec(new ReclaimSpaceJobSpec());
     }

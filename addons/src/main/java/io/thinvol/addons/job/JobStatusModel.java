@@ -2,6 +2,7 @@ package io.thinvol.addons.job;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.thinvol.api.kube.Conditions;
 import io.thinvol.api.v1alpha1.ReclaimSpaceJob;
 import io.thinvol.api.v1alpha1.ReclaimSpaceJobStatus;
@@ -26,7 +27,7 @@ final class JobStatusModel {
   /** A copy of the job's status to change, so the original can be compared with it. */
   static ReclaimSpaceJobStatus copy(ReclaimSpaceJob job) {
     ReclaimSpaceJobStatus status =
-        io.fabric8.kubernetes.client.utils.Serialization.clone(
+        Serialization.clone(
             Optional.ofNullable(job.getStatus()).orElseGet(ReclaimSpaceJobStatus::new));
     if (status.getConditions() == null) {
       status.setConditions(new ArrayList<>());

@@ -105,7 +105,7 @@ public class ReclaimSpaceJobReconciler implements Reconciler<ReclaimSpaceJob> {
         return UpdateControl.noUpdate();
       }
       Step step = new Step(job, clock.instant());
-      Duration wait = step.advance(id);
+      Duration wait = step.advance(id, context);
       if (!Serialization.asJson(step.status).equals(Serialization.asJson(job.getStatus()))) {
         ReclaimSpaceJob written =
             PrimaryUpdateAndCacheUtils.updateStatusAndCacheResource(
@@ -145,7 +145,7 @@ public class ReclaimSpaceJobReconciler implements Reconciler<ReclaimSpaceJob> {
     /**
      * @return when to look again without an event, or null
      */
-    Duration advance(ResourceID id) {
+    Duration advance(ResourceID id, Context<ReclaimSpaceJob> context) {
       if (status.getStartTime() == null) {
         status.setStartTime(now.toString());
         status.setRetries(0);
@@ -185,7 +185,8 @@ public class ReclaimSpaceJobReconciler implements Reconciler<ReclaimSpaceJob> {
               location.volumeKey(),
               location.maxConcurrentPerNode(),
               created(),
-              now);
+              now,
+              waiting -> stillRunning(context, waiting));
       if (!admission.admitted()) {
         if (!"Queued".equals(runningReason())) {
           announce(false, "Queued", admission.why());
@@ -337,6 +338,14 @@ public class ReclaimSpaceJobReconciler implements Reconciler<ReclaimSpaceJob> {
       String created = job.getMetadata().getCreationTimestamp();
       return created == null ? now : Instant.parse(created);
     }
+  }
+
+  private static boolean stillRunning(Context<ReclaimSpaceJob> context, ResourceID job) {
+    return context
+        .getPrimaryCache()
+        .get(job)
+        .filter(j -> j.getStatus() == null || j.getStatus().getResult() == null)
+        .isPresent();
   }
 
   private static AttemptResult unexpected(Throwable error) {

@@ -1,5 +1,6 @@
 package io.thinvol.addons.schedule;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.storage.StorageClass;
@@ -240,8 +241,7 @@ public class ScheduleReconciler implements Reconciler<PersistentVolumeClaim> {
   }
 
   private static Map<String, String> annotations(
-      InformerEventSource<? extends io.fabric8.kubernetes.api.model.HasMetadata, ?> source,
-      String name) {
+      InformerEventSource<? extends HasMetadata, ?> source, String name) {
     return name == null
         ? Map.of()
         : source
