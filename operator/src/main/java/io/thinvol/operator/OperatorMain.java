@@ -1,5 +1,6 @@
 package io.thinvol.operator;
 
+import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -21,8 +22,12 @@ public final class OperatorMain {
   private OperatorMain() {}
 
   public static void main(String[] args) throws Exception {
-    KubernetesClient client = new KubernetesClientBuilder().build();
     String namespace = required("POD_NAMESPACE");
+    // The namespaced informers watch the client's namespace: make it the operator's own even when
+    // run from a workstation whose kubeconfig context points elsewhere.
+    Config config = Config.autoConfigure(null);
+    config.setNamespace(namespace);
+    KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
     ClusterFacts facts;
     try {
       facts = ClusterFacts.of(client);

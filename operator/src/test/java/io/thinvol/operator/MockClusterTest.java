@@ -15,7 +15,9 @@ import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.api.model.storage.CSIDriver;
 import io.fabric8.kubernetes.api.model.storage.CSINodeBuilder;
 import io.fabric8.kubernetes.api.model.storage.StorageClass;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -59,10 +61,25 @@ abstract class MockClusterTest {
     return SETTINGS;
   }
 
+  /** Tells the operator's requests from the test's own in the mock server's record. */
+  static final String OPERATOR_USER_AGENT = "thinvol-operator-under-test";
+
+  /** The operator's client: its namespace is the operator's, as in a pod. */
+  KubernetesClient operatorClient;
+
   @BeforeEach
   void start() throws IOException {
+    operatorClient =
+        new KubernetesClientBuilder()
+            .withConfig(
+                new ConfigBuilder(client.getConfiguration())
+                    .withNamespace(NAMESPACE)
+                    .withUserAgent(OPERATOR_USER_AGENT)
+                    .build())
+            .build();
     operator =
-        OperatorRunner.start(client, settings(), false, 0, caller(), withoutServerSideApply());
+        OperatorRunner.start(
+            operatorClient, settings(), false, 0, caller(), withoutServerSideApply());
   }
 
   /** How the addons reach the drivers; by default they cannot. */
@@ -99,6 +116,7 @@ abstract class MockClusterTest {
   @AfterEach
   void stop() {
     operator.close();
+    operatorClient.close();
   }
 
   static <T> T await(String what, Supplier<T> probe) {

@@ -46,7 +46,12 @@ public final class OperatorFootprint {
     String url = args[1];
     int backends = Integer.parseInt(args[2]);
     int claims = Integer.parseInt(args[3]);
-    Config config = new ConfigBuilder().withMasterUrl(url).withTrustCerts(true).build();
+    Config config =
+        new ConfigBuilder()
+            .withMasterUrl(url)
+            .withTrustCerts(true)
+            .withNamespace("thinvol-system")
+            .build();
     try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build()) {
       for (int b = 0; b < backends; b++) {
         client

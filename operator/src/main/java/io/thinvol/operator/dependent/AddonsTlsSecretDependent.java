@@ -3,6 +3,7 @@ package io.thinvol.operator.dependent;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
+import io.javaoperatorsdk.operator.api.reconciler.Constants;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.dependent.GarbageCollected;
 import io.javaoperatorsdk.operator.processing.dependent.Creator;
@@ -21,7 +22,11 @@ import java.util.Map;
  * The TLS certificate and key of the driver's CSI-Addons port. Created once and never updated by a
  * reconcile: a new certificate on every pass would roll every node.
  */
-@KubernetesDependent(informer = @Informer(labelSelector = Dependents.SELECTOR))
+@KubernetesDependent(
+    informer =
+        @Informer(
+            labelSelector = Dependents.SELECTOR,
+            namespaces = Constants.WATCH_CURRENT_NAMESPACE))
 public class AddonsTlsSecretDependent extends KubernetesDependentResource<Secret, StorageBackend>
     implements Creator<Secret, StorageBackend>, GarbageCollected<StorageBackend> {
 

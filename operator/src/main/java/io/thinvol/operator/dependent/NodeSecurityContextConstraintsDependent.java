@@ -20,6 +20,6 @@ public class NodeSecurityContextConstraintsDependent
   @Override
   protected SecurityContextConstraints desired(
       StorageBackend backend, Context<StorageBackend> context) {
-    return SecurityContextConstraintsModel.desired(backend);
+    return SecurityContextConstraintsModel.desired(backend, Dependents.settings(context));
   }
 }

@@ -15,7 +15,6 @@ import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
 import io.fabric8.kubernetes.api.model.rbac.Subject;
 import io.fabric8.kubernetes.api.model.rbac.SubjectBuilder;
 import io.thinvol.api.v1alpha1.StorageBackend;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -39,28 +38,18 @@ public final class RbacModel {
         .build();
   }
 
-  public static ClusterRole clusterRole(StorageBackend backend, Settings settings) {
-    List<PolicyRule> rules = new ArrayList<>(clusterRules());
-    if (settings.openShift()) {
-      // The node pods may use their own SecurityContextConstraints, and no other.
-      rules.add(
-          new PolicyRuleBuilder()
-              .withApiGroups("security.openshift.io")
-              .withResources("securitycontextconstraints")
-              .withResourceNames(Names.nodeSecurityContextConstraints(backend))
-              .withVerbs("use")
-              .build());
-    }
+  public static ClusterRole clusterRole(StorageBackend backend) {
     return new ClusterRoleBuilder()
         .withNewMetadata()
         .withName(Names.nodeClusterRole(backend))
         .withLabels(Names.labels(backend))
         .endMetadata()
-        .withRules(rules)
+        .withRules(clusterRules())
         .build();
   }
 
-  static List<PolicyRule> clusterRules() {
+  /** What the node pods do cluster-wide; the operator must hold it too, to grant it. */
+  public static List<PolicyRule> clusterRules() {
     return List.of(
         rule("", "persistentvolumes", "get", "list", "watch", "create", "patch", "delete"),
         rule("", "persistentvolumeclaims", "get", "list", "watch", "update"),
@@ -106,29 +95,26 @@ public final class RbacModel {
         .withNamespace(settings.namespace())
         .withLabels(Names.labels(backend))
         .endMetadata()
-        .withRules(
-            rule(
-                "coordination.k8s.io",
-                "leases",
-                "get",
-                "list",
-                "watch",
-                "create",
-                "update",
-                "delete"),
-            rule(
-                "storage.k8s.io",
-                "csistoragecapacities",
-                "get",
-                "list",
-                "watch",
-                "create",
-                "update",
-                "patch",
-                "delete"),
-            rule("", "pods", "get"),
-            rule("apps", "daemonsets", "get"))
+        .withRules(namespaceRules())
         .build();
+  }
+
+  /** What the node pods do in the operator's namespace; the operator must hold it too. */
+  public static List<PolicyRule> namespaceRules() {
+    return List.of(
+        rule("coordination.k8s.io", "leases", "get", "list", "watch", "create", "update", "delete"),
+        rule(
+            "storage.k8s.io",
+            "csistoragecapacities",
+            "get",
+            "list",
+            "watch",
+            "create",
+            "update",
+            "patch",
+            "delete"),
+        rule("", "pods", "get"),
+        rule("apps", "daemonsets", "get"));
   }
 
   public static RoleBinding roleBinding(StorageBackend backend, Settings settings) {

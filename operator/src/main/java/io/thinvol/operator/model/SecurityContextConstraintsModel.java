@@ -7,8 +7,10 @@ import io.thinvol.api.v1alpha1.StorageBackend;
 /**
  * On OpenShift, what the node pods may do, and nothing more: a privileged container (it attaches
  * loop devices and mounts into the kubelet's directories) with host paths, but no host network,
- * PID, IPC or ports. No user or group is listed; the node ClusterRole grants {@code use} to the
- * node ServiceAccount only, so no other pod in the cluster gains these rights.
+ * PID, IPC or ports. Only the node ServiceAccount is listed as a user, so no other pod in the
+ * cluster gains these rights. Listing it here rather than granting {@code use} by RBAC keeps the
+ * operator's own RBAC free of {@code use} on SecurityContextConstraints: to grant a permission a
+ * role must hold it, and the operator cannot know the names of future backends' SCCs.
  */
 public final class SecurityContextConstraintsModel {
 
@@ -16,7 +18,7 @@ public final class SecurityContextConstraintsModel {
 
   private SecurityContextConstraintsModel() {}
 
-  public static SecurityContextConstraints desired(StorageBackend backend) {
+  public static SecurityContextConstraints desired(StorageBackend backend, Settings settings) {
     return new SecurityContextConstraintsBuilder()
         .withNewMetadata()
         .withName(Names.nodeSecurityContextConstraints(backend))
@@ -43,7 +45,11 @@ public final class SecurityContextConstraintsModel {
         .withType(RUN_AS_ANY)
         .endSupplementalGroups()
         .withVolumes("configMap", "downwardAPI", "emptyDir", "hostPath", "projected", "secret")
-        .withUsers()
+        .withUsers(
+            "system:serviceaccount:"
+                + settings.namespace()
+                + ":"
+                + Names.nodeServiceAccount(backend))
         .withGroups()
         .build();
   }

@@ -1,0 +1,121 @@
+package io.thinvol.operator.model;
+
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The operator's own permissions: what its code does, plus what it grants the node pods (the API
+ * server lets a role be created only by someone who holds its rules). The bundle's CSV and the Helm
+ * chart are generated from here; a test runs the operator and checks every request it made is
+ * covered, and nothing more is granted. No wildcards.
+ */
+public final class OperatorRbac {
+
+  public static final String SERVICE_ACCOUNT = "thinvol-operator";
+
+  private static final String[] READ = {"get", "list", "watch"};
+
+  /**
+   * What the operator does to the objects it owns; deletecollection removes a backend's by label.
+   */
+  private static final String[] MANAGE = {
+    "get", "list", "watch", "create", "update", "patch", "delete", "deletecollection"
+  };
+
+  private OperatorRbac() {}
+
+  /** Cluster-wide rules; {@code openShift} adds the SecurityContextConstraints it manages. */
+  public static List<PolicyRule> clusterRules(boolean openShift) {
+    Rules rules = new Rules();
+    rules.add("thinvol.io", "storagebackends", "get", "list", "watch", "patch");
+    rules.add("thinvol.io", "storagebackends/status", "update");
+    rules.add("thinvol.io", "storagebackends/finalizers", "update");
+    rules.add("thinvol.io", "reclaimspacejobs", "get", "list", "watch", "create", "delete");
+    rules.add("thinvol.io", "reclaimspacejobs/status", "update");
+    rules.add("thinvol.io", "reclaimspacecronjobs", "get", "list", "watch");
+    rules.add("thinvol.io", "reclaimspacecronjobs/status", "update");
+    rules.add("", "namespaces", READ);
+    rules.add("", "persistentvolumeclaims", READ);
+    rules.add("", "persistentvolumes", READ);
+    rules.add("", "pods", READ);
+    rules.add("", "events", "create");
+    rules.add("storage.k8s.io", "csinodes", READ);
+    rules.add("storage.k8s.io", "csidrivers", MANAGE);
+    rules.add("storage.k8s.io", "storageclasses", MANAGE);
+    rules.add("rbac.authorization.k8s.io", "clusterroles", MANAGE);
+    rules.add("rbac.authorization.k8s.io", "clusterrolebindings", MANAGE);
+    rules.add("snapshot.storage.k8s.io", "volumesnapshotclasses", MANAGE);
+    if (openShift) {
+      rules.add("security.openshift.io", "securitycontextconstraints", MANAGE);
+    }
+    rules.addAll(RbacModel.clusterRules());
+    return rules.build();
+  }
+
+  /** Rules in the operator's own namespace. */
+  public static List<PolicyRule> namespaceRules() {
+    Rules rules = new Rules();
+    // A Role may name the Namespace object itself: the operator labels its own for Pod Security.
+    rules.add("", "namespaces", "get", "patch");
+    rules.add("", "secrets", MANAGE);
+    rules.add("", "serviceaccounts", MANAGE);
+    rules.add("apps", "daemonsets", MANAGE);
+    rules.add("rbac.authorization.k8s.io", "roles", MANAGE);
+    rules.add("rbac.authorization.k8s.io", "rolebindings", MANAGE);
+    rules.add("coordination.k8s.io", "leases", "get", "create", "update");
+    rules.addAll(RbacModel.namespaceRules());
+    return rules.build();
+  }
+
+  /** Rules merged per API group and resource, in a stable order. */
+  private static final class Rules {
+    private final Map<String, Map<String, Set<String>>> verbs = new TreeMap<>();
+
+    void add(String group, String resource, String... verbs) {
+      this.verbs
+          .computeIfAbsent(group, g -> new TreeMap<>())
+          .computeIfAbsent(resource, r -> new TreeSet<>())
+          .addAll(List.of(verbs));
+    }
+
+    void addAll(List<PolicyRule> rules) {
+      for (PolicyRule rule : rules) {
+        for (String group : rule.getApiGroups()) {
+          for (String resource : rule.getResources()) {
+            add(group, resource, rule.getVerbs().toArray(String[]::new));
+          }
+        }
+      }
+    }
+
+    List<PolicyRule> build() {
+      List<PolicyRule> rules = new ArrayList<>();
+      verbs.forEach(
+          (group, resources) ->
+              resources.forEach(
+                  (resource, granted) ->
+                      rules.add(
+                          new PolicyRuleBuilder()
+                              .withApiGroups(group)
+                              .withResources(resource)
+                              .withVerbs(ordered(granted))
+                              .build())));
+      return rules;
+    }
+
+    private static List<String> ordered(Set<String> granted) {
+      List<String> order =
+          List.of(
+              "get", "list", "watch", "create", "update", "patch", "delete", "deletecollection");
+      List<String> result = new ArrayList<>(order.stream().filter(granted::contains).toList());
+      granted.stream().filter(v -> !order.contains(v)).sorted().forEach(result::add);
+      return result;
+    }
+  }
+}
