@@ -2,7 +2,6 @@ package io.thinvol.addons;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.grpc.Status;
 import io.thinvol.addons.FakeDriver.Answer;
 import io.thinvol.addons.call.ReclaimCaller;
@@ -14,6 +13,7 @@ import io.thinvol.api.v1alpha1.ReclaimSpaceJob;
 import io.thinvol.api.v1alpha1.ReclaimSpaceJobSpec;
 import io.thinvol.api.v1alpha1.ReclaimSpaceJobTemplate;
 import io.thinvol.api.v1alpha1.ReclaimTarget;
+import io.thinvol.api.v1alpha1.TemplateMetadata;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -233,7 +233,7 @@ class ReclaimSpaceCronJobTest extends AddonsClusterTest {
     spec.setSuccessfulJobsHistoryLimit(3);
     spec.setFailedJobsHistoryLimit(1);
     ReclaimSpaceJobTemplate template = new ReclaimSpaceJobTemplate();
-    ObjectMeta meta = new ObjectMeta();
+    TemplateMetadata meta = new TemplateMetadata();
     meta.setLabels(Map.of("team", "storage"));
     template.setMetadata(meta);
     ReclaimSpaceJobSpec jobSpec = new ReclaimSpaceJobSpec();

@@ -7,6 +7,7 @@ import io.thinvol.api.v1alpha1.ReclaimSpaceCronJob;
 import io.thinvol.api.v1alpha1.ReclaimSpaceJob;
 import io.thinvol.api.v1alpha1.ReclaimSpaceJobSpec;
 import io.thinvol.api.v1alpha1.ReclaimSpaceJobTemplate;
+import io.thinvol.api.v1alpha1.TemplateMetadata;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -37,10 +38,13 @@ final class ChildJobs {
     ObjectMeta meta = new ObjectMeta();
     meta.setName(name(cron, scheduled));
     meta.setNamespace(cron.getMetadata().getNamespace());
-    Optional<ObjectMeta> templateMeta = Optional.ofNullable(template.getMetadata());
-    meta.setLabels(templateMeta.map(ObjectMeta::getLabels).map(HashMap::new).orElse(null));
+    Optional<TemplateMetadata> templateMeta = Optional.ofNullable(template.getMetadata());
+    meta.setLabels(templateMeta.map(TemplateMetadata::getLabels).map(HashMap::new).orElse(null));
     Map<String, String> annotations =
-        templateMeta.map(ObjectMeta::getAnnotations).map(HashMap::new).orElseGet(HashMap::new);
+        templateMeta
+            .map(TemplateMetadata::getAnnotations)
+            .map(HashMap::new)
+            .orElseGet(HashMap::new);
     annotations.put(SCHEDULED_AT, scheduled.toString());
     meta.setAnnotations(annotations);
     meta.setOwnerReferences(

@@ -3,24 +3,23 @@ package io.thinvol.api.v1alpha1;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Required;
-import io.fabric8.kubernetes.api.model.ObjectMeta;
 
 /** The ReclaimSpaceJob a cron job creates at each run. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class ReclaimSpaceJobTemplate {
 
   @JsonPropertyDescription("Labels and annotations copied onto each job.")
-  private ObjectMeta metadata;
+  private TemplateMetadata metadata;
 
   @JsonPropertyDescription("The spec of each job.")
   @Required
   private ReclaimSpaceJobSpec spec;
 
-  public ObjectMeta getMetadata() {
+  public TemplateMetadata getMetadata() {
     return metadata;
   }
 
-  public void setMetadata(ObjectMeta metadata) {
+  public void setMetadata(TemplateMetadata metadata) {
     this.metadata = metadata;
   }
 

@@ -1,0 +1,330 @@
+package io.thinvol.packaging;
+
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.thinvol.operator.model.Images;
+import io.thinvol.operator.model.OperatorRbac;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The bundle's ClusterServiceVersion, built from the sources of truth: the version from the POM,
+ * the owned CRDs and their descriptions from {@code crds/}, RBAC from {@link OperatorRbac}, related
+ * images from {@link Images#defaults}, the Deployment from {@link OperatorDeployment}.
+ */
+public final class ClusterServiceVersion {
+
+  /** A field shown in the console: path under spec or status, and how to show it. */
+  record Descriptor(String path, String displayName, String... xDescriptors) {}
+
+  /** An owned CRD as the console presents it. */
+  record Owned(
+      String kind,
+      String displayName,
+      String description,
+      List<String> creates,
+      List<Descriptor> spec,
+      List<Descriptor> status) {}
+
+  static final List<Owned> OWNED =
+      List.of(
+          new Owned(
+              "StorageBackend",
+              "Storage Backend",
+              "One deployment of the thinvol CSI driver: its nodes, data directory, StorageClasses"
+                  + " and reclaim defaults.",
+              List.of("DaemonSet", "CSIDriver", "StorageClass", "ServiceAccount", "Secret"),
+              List.of(
+                  new Descriptor(
+                      "sparseFile.dataDir",
+                      "Data directory",
+                      "urn:alm:descriptor:com.tectonic.ui:text"),
+                  new Descriptor(
+                      "sparseFile.filesystem",
+                      "Filesystem",
+                      "urn:alm:descriptor:com.tectonic.ui:select:ext4",
+                      "urn:alm:descriptor:com.tectonic.ui:select:xfs"),
+                  new Descriptor(
+                      "sparseFile.overprovisionRatio",
+                      "Overprovision ratio",
+                      "urn:alm:descriptor:com.tectonic.ui:number"),
+                  new Descriptor("storageClasses", "Storage classes"),
+                  new Descriptor(
+                      "nodeSelector",
+                      "Node selector",
+                      "urn:alm:descriptor:com.tectonic.ui:selector:core:v1:Node"),
+                  new Descriptor(
+                      "tolerations", "Tolerations", "urn:alm:descriptor:io.kubernetes:Tolerations"),
+                  new Descriptor(
+                      "reclaimSpace.schedule",
+                      "Reclaim schedule",
+                      "urn:alm:descriptor:com.tectonic.ui:text"),
+                  new Descriptor(
+                      "reclaimSpace.maxConcurrentPerNode",
+                      "Reclaims per node",
+                      "urn:alm:descriptor:com.tectonic.ui:number")),
+              List.of(
+                  new Descriptor(
+                      "conditions", "Conditions", "urn:alm:descriptor:io.kubernetes.conditions"),
+                  new Descriptor("driverName", "Driver", "urn:alm:descriptor:text"),
+                  new Descriptor("nodes.ready", "Ready nodes", "urn:alm:descriptor:text"),
+                  new Descriptor("nodeProblems", "Node problems"))),
+          new Owned(
+              "ReclaimSpaceJob",
+              "Reclaim Space Job",
+              "Gives the space a PVC's filesystem no longer uses back to its node's disk, once.",
+              List.of(),
+              List.of(
+                  new Descriptor(
+                      "target.persistentVolumeClaim",
+                      "PersistentVolumeClaim",
+                      "urn:alm:descriptor:io.kubernetes:PersistentVolumeClaim"),
+                  new Descriptor(
+                      "backOffLimit",
+                      "Back-off limit",
+                      "urn:alm:descriptor:com.tectonic.ui:number"),
+                  new Descriptor(
+                      "retryDeadlineSeconds",
+                      "Retry deadline (s)",
+                      "urn:alm:descriptor:com.tectonic.ui:number"),
+                  new Descriptor(
+                      "mode",
+                      "Mode",
+                      "urn:alm:descriptor:com.tectonic.ui:select:Auto",
+                      "urn:alm:descriptor:com.tectonic.ui:select:NodeOnly",
+                      "urn:alm:descriptor:com.tectonic.ui:select:ControllerOnly")),
+              List.of(
+                  new Descriptor("result", "Result", "urn:alm:descriptor:text"),
+                  new Descriptor("reclaimedSpace", "Reclaimed", "urn:alm:descriptor:text"),
+                  new Descriptor("message", "Message", "urn:alm:descriptor:text"),
+                  new Descriptor(
+                      "conditions", "Conditions", "urn:alm:descriptor:io.kubernetes.conditions"))),
+          new Owned(
+              "ReclaimSpaceCronJob",
+              "Reclaim Space Cron Job",
+              "Creates ReclaimSpaceJobs on a cron schedule, spread over a stagger window.",
+              List.of("ReclaimSpaceJob"),
+              List.of(
+                  new Descriptor("schedule", "Schedule", "urn:alm:descriptor:com.tectonic.ui:text"),
+                  new Descriptor(
+                      "concurrencyPolicy",
+                      "Concurrency policy",
+                      "urn:alm:descriptor:com.tectonic.ui:select:Forbid",
+                      "urn:alm:descriptor:com.tectonic.ui:select:Replace"),
+                  new Descriptor(
+                      "suspend", "Suspend", "urn:alm:descriptor:com.tectonic.ui:booleanSwitch")),
+              List.of(
+                  new Descriptor("lastScheduleTime", "Last schedule", "urn:alm:descriptor:text"),
+                  new Descriptor("nextScheduleTime", "Next schedule", "urn:alm:descriptor:text"),
+                  new Descriptor("active", "Active job"))));
+
+  private ClusterServiceVersion() {}
+
+  public static Map<String, Object> of(
+      Release release, Crds crds, String almExamples, byte[] icon) {
+    Map<String, Object> annotations = new LinkedHashMap<>();
+    annotations.put("alm-examples", almExamples);
+    annotations.put("capabilities", "Seamless Upgrades");
+    annotations.put("categories", "Storage");
+    annotations.put("containerImage", release.image());
+    annotations.put(
+        "description", "Thin, node-local volumes on sparse files, with space reclamation.");
+    annotations.put("repository", "https://github.com/thinvol/thinvol");
+    annotations.put("support", "thinvol");
+    annotations.put("operatorframework.io/suggested-namespace", Release.OPERATOR_NAMESPACE);
+    annotations.put(
+        "operatorframework.io/suggested-namespace-template",
+        Serialization.asJson(
+            Ordered.map(
+                "apiVersion", "v1",
+                "kind", "Namespace",
+                "metadata",
+                    Ordered.map(
+                        "name",
+                        Release.OPERATOR_NAMESPACE,
+                        "labels",
+                        Ordered.map(
+                            "pod-security.kubernetes.io/enforce", "privileged",
+                            "pod-security.kubernetes.io/audit", "privileged",
+                            "pod-security.kubernetes.io/warn", "privileged",
+                            "security.openshift.io/scc.podSecurityLabelSync", "false")))));
+    annotations.put("features.operators.openshift.io/disconnected", "true");
+    annotations.put("features.operators.openshift.io/fips-compliant", "false");
+    annotations.put("features.operators.openshift.io/proxy-aware", "false");
+    annotations.put("features.operators.openshift.io/tls-profiles", "false");
+    annotations.put("features.operators.openshift.io/token-auth-aws", "false");
+    annotations.put("features.operators.openshift.io/token-auth-azure", "false");
+    annotations.put("features.operators.openshift.io/token-auth-gcp", "false");
+    annotations.put("features.operators.openshift.io/cnf", "false");
+    annotations.put("features.operators.openshift.io/cni", "false");
+    annotations.put("features.operators.openshift.io/csi", "true");
+
+    Map<String, Object> metadata = new LinkedHashMap<>();
+    metadata.put("name", release.csvName());
+    metadata.put("namespace", "placeholder");
+    metadata.put("annotations", annotations);
+    metadata.put(
+        "labels",
+        Ordered.map(
+            "operatorframework.io/arch.amd64", "supported",
+            "operatorframework.io/os.linux", "supported"));
+
+    Map<String, Object> spec = new LinkedHashMap<>();
+    spec.put("displayName", "thinvol");
+    spec.put("description", DESCRIPTION);
+    spec.put("version", release.version());
+    spec.put("minKubeVersion", Release.MIN_KUBE_VERSION);
+    spec.put("maturity", Release.CHANNEL);
+    spec.put(
+        "provider", Ordered.map("name", "thinvol", "url", "https://github.com/thinvol/thinvol"));
+    spec.put(
+        "maintainers",
+        List.of(Ordered.map("name", "thinvol maintainers", "email", "maintainers@thinvol.io")));
+    spec.put(
+        "links",
+        List.of(
+            Ordered.map("name", "Source", "url", "https://github.com/thinvol/thinvol"),
+            Ordered.map(
+                "name",
+                "Documentation",
+                "url",
+                "https://github.com/thinvol/thinvol/tree/main/docs")));
+    spec.put(
+        "keywords",
+        List.of("storage", "csi", "local volumes", "thin provisioning", "space reclamation"));
+    spec.put(
+        "icon",
+        List.of(
+            Ordered.map(
+                "base64data",
+                Base64.getEncoder().encodeToString(icon),
+                "mediatype",
+                "image/svg+xml")));
+    spec.put(
+        "installModes",
+        List.of(
+            installMode("OwnNamespace", false),
+            installMode("SingleNamespace", false),
+            installMode("MultiNamespace", false),
+            installMode("AllNamespaces", true)));
+    spec.put("customresourcedefinitions", Ordered.map("owned", owned(crds)));
+    spec.put("install", install(release));
+    spec.put("relatedImages", relatedImages(release));
+
+    Map<String, Object> csv = new LinkedHashMap<>();
+    csv.put("apiVersion", "operators.coreos.com/v1alpha1");
+    csv.put("kind", "ClusterServiceVersion");
+    csv.put("metadata", metadata);
+    csv.put("spec", spec);
+    return csv;
+  }
+
+  static final String DESCRIPTION =
+      """
+      thinvol gives Kubernetes **thin, node-local volumes**: each volume is a sparse image file on \
+      the node that runs the pod, attached through a loop device and formatted ext4 or xfs, or \
+      handed to the pod as a block device. A volume costs disk space only for the blocks it holds.
+
+      Apply a `StorageBackend` and the operator deploys the CSI driver on the selected nodes, with \
+      its StorageClasses (`WaitForFirstConsumer`, storage capacity tracking), snapshots and \
+      expansion. `ReclaimSpaceJob`s, `ReclaimSpaceCronJob`s and the \
+      `reclaimspace.thinvol.io/schedule` annotation give the blocks freed inside volumes back to \
+      the nodes' disks; the objects are field-compatible with CSI-Addons'.
+
+      `kubectl describe` tells what happened: conditions, the nodes with problems and why, the \
+      bytes each reclaim gave back, and Events.
+      """;
+
+  private static Map<String, Object> installMode(String type, boolean supported) {
+    Map<String, Object> mode = new LinkedHashMap<>();
+    mode.put("type", type);
+    mode.put("supported", supported);
+    return mode;
+  }
+
+  private static List<Map<String, Object>> owned(Crds crds) {
+    List<Map<String, Object>> owned = new ArrayList<>();
+    for (Owned o : OWNED) {
+      Crds.Crd crd = crds.ofKind(o.kind());
+      Map<String, Object> entry = new LinkedHashMap<>();
+      entry.put("name", crd.definition().getMetadata().getName());
+      entry.put("version", crd.version());
+      entry.put("kind", o.kind());
+      entry.put("displayName", o.displayName());
+      entry.put("description", o.description());
+      entry.put("resources", o.creates().stream().map(ClusterServiceVersion::resource).toList());
+      entry.put("specDescriptors", descriptors(crd, "spec", o.spec()));
+      entry.put("statusDescriptors", descriptors(crd, "status", o.status()));
+      owned.add(entry);
+    }
+    return owned;
+  }
+
+  private static Map<String, Object> resource(String kind) {
+    Map<String, Object> r = new LinkedHashMap<>();
+    r.put("kind", kind);
+    r.put("name", "");
+    r.put("version", kind.equals("ReclaimSpaceJob") ? "v1alpha1" : "v1");
+    return r;
+  }
+
+  private static List<Map<String, Object>> descriptors(
+      Crds.Crd crd, String root, List<Descriptor> descriptors) {
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (Descriptor d : descriptors) {
+      String description =
+          crd.at(root + "." + d.path())
+              .map(p -> p.getDescription())
+              .orElseThrow(
+                  () ->
+                      new IllegalStateException(
+                          crd.kind() + " has no field " + root + "." + d.path()));
+      Map<String, Object> entry = new LinkedHashMap<>();
+      entry.put("path", d.path());
+      entry.put("displayName", d.displayName());
+      entry.put("description", description);
+      if (d.xDescriptors().length > 0) {
+        entry.put("x-descriptors", List.of(d.xDescriptors()));
+      }
+      out.add(entry);
+    }
+    return out;
+  }
+
+  private static Map<String, Object> install(Release release) {
+    Map<String, Object> deployment = new LinkedHashMap<>();
+    deployment.put("name", OperatorDeployment.NAME);
+    deployment.put("label", OperatorDeployment.LABELS);
+    deployment.put("spec", OperatorDeployment.spec(release.image()));
+    Map<String, Object> spec = new LinkedHashMap<>();
+    spec.put("clusterPermissions", List.of(permissions(OperatorRbac.clusterRules(true))));
+    spec.put("permissions", List.of(permissions(OperatorRbac.namespaceRules())));
+    spec.put("deployments", List.of(deployment));
+    Map<String, Object> install = new LinkedHashMap<>();
+    install.put("strategy", "deployment");
+    install.put("spec", spec);
+    return install;
+  }
+
+  private static Map<String, Object> permissions(List<PolicyRule> rules) {
+    Map<String, Object> p = new LinkedHashMap<>();
+    p.put("serviceAccountName", OperatorRbac.SERVICE_ACCOUNT);
+    p.put("rules", rules);
+    return p;
+  }
+
+  private static List<Map<String, String>> relatedImages(Release release) {
+    List<Map<String, String>> images = new ArrayList<>();
+    for (String image : Images.defaults(release.image())) {
+      String name = image.substring(image.lastIndexOf('/') + 1, image.lastIndexOf(':'));
+      Map<String, String> entry = new LinkedHashMap<>();
+      entry.put("name", name);
+      entry.put("image", image);
+      images.add(entry);
+    }
+    return images;
+  }
+}

@@ -1,0 +1,119 @@
+package io.thinvol.packaging;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.apps.DeploymentSpec;
+import io.fabric8.kubernetes.api.model.apps.DeploymentSpecBuilder;
+import io.thinvol.operator.model.OperatorRbac;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The operator's Deployment as the bundle installs it (the chart's template renders the same
+ * container, with values for image and placement): one replica with leader election, non-root,
+ * read-only root filesystem, probes on the health port.
+ */
+public final class OperatorDeployment {
+
+  public static final String NAME = "thinvol-operator";
+  public static final int HEALTH_PORT = 8081;
+  static final Map<String, String> LABELS = Map.of("app.kubernetes.io/name", NAME);
+
+  private OperatorDeployment() {}
+
+  public static DeploymentSpec spec(String image) {
+    return new DeploymentSpecBuilder()
+        .withReplicas(1)
+        .withNewSelector()
+        .withMatchLabels(LABELS)
+        .endSelector()
+        .withNewStrategy()
+        .withType("Recreate")
+        .endStrategy()
+        .withNewTemplate()
+        .withNewMetadata()
+        .withLabels(LABELS)
+        .endMetadata()
+        .withNewSpec()
+        .withServiceAccountName(OperatorRbac.SERVICE_ACCOUNT)
+        .withNewSecurityContext()
+        .withRunAsNonRoot(true)
+        .withNewSeccompProfile()
+        .withType("RuntimeDefault")
+        .endSeccompProfile()
+        .endSecurityContext()
+        .withContainers(container(image))
+        .addNewVolume()
+        .withName("tmp")
+        .withNewEmptyDir()
+        .endEmptyDir()
+        .endVolume()
+        .endSpec()
+        .endTemplate()
+        .build();
+  }
+
+  public static Container container(String image) {
+    return new ContainerBuilder()
+        .withName("operator")
+        .withImage(image)
+        .withArgs("operator")
+        .withEnv(
+            field("POD_NAMESPACE", "metadata.namespace"),
+            field("POD_NAME", "metadata.name"),
+            new EnvVarBuilder().withName("THINVOL_HEALTH_PORT").withValue("" + HEALTH_PORT).build())
+        .addNewPort()
+        .withName("health")
+        .withContainerPort(HEALTH_PORT)
+        .withProtocol("TCP")
+        .endPort()
+        .withNewLivenessProbe()
+        .withNewHttpGet()
+        .withPath("/healthz")
+        .withPort(new IntOrString("health"))
+        .endHttpGet()
+        .withInitialDelaySeconds(15)
+        .withPeriodSeconds(20)
+        .endLivenessProbe()
+        .withNewReadinessProbe()
+        .withNewHttpGet()
+        .withPath("/readyz")
+        .withPort(new IntOrString("health"))
+        .endHttpGet()
+        .withPeriodSeconds(10)
+        .endReadinessProbe()
+        .withNewResources()
+        .withRequests(
+            new TreeMap<>(Map.of("cpu", new Quantity("50m"), "memory", new Quantity("256Mi"))))
+        .withLimits(new TreeMap<>(Map.of("memory", new Quantity("384Mi"))))
+        .endResources()
+        .addNewVolumeMount()
+        .withName("tmp")
+        .withMountPath("/tmp")
+        .endVolumeMount()
+        .withNewSecurityContext()
+        .withAllowPrivilegeEscalation(false)
+        .withReadOnlyRootFilesystem(true)
+        .withNewCapabilities()
+        .withDrop("ALL")
+        .endCapabilities()
+        .endSecurityContext()
+        .build();
+  }
+
+  private static EnvVar field(String name, String path) {
+    return new EnvVarBuilder()
+        .withName(name)
+        .withNewValueFrom()
+        .withNewFieldRef()
+        .withApiVersion("v1")
+        .withFieldPath(path)
+        .endFieldRef()
+        .endValueFrom()
+        .build();
+  }
+}
