@@ -1,0 +1,15 @@
+{{/* The operator's name: fixed, because the drivers admit exactly this ServiceAccount. */}}
+{{- define "thinvol.operator" -}}
+thinvol-operator
+{{- end }}
+
+{{- define "thinvol.labels" -}}
+app.kubernetes.io/part-of: thinvol
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+helm.sh/chart: {{ .Chart.Name }}-{{ .Chart.Version | replace "+" "_" }}
+{{- end }}
+
+{{- define "thinvol.image" -}}
+{{ .Values.image.repository }}:{{ .Values.image.tag | default .Chart.AppVersion }}
+{{- end }}

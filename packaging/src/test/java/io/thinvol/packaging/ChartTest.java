@@ -1,0 +1,135 @@
+package io.thinvol.packaging;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.marcnuri.helm.Helm;
+import com.marcnuri.helm.LintResult;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.thinvol.operator.model.OperatorRbac;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The chart lints and renders with Helm's own engine (helm-java), for default values and OpenShift.
+ */
+class ChartTest {
+
+  static final Path CHART = GeneratedFilesTest.ROOT.resolve("charts/thinvol");
+
+  @Test
+  void theChartLintsStrictly() {
+    LintResult lint = new Helm(CHART).lint().strict().call();
+    assertThat(lint.isFailed()).as("helm lint --strict: %s", lint.getMessages()).isFalse();
+  }
+
+  @Test
+  void defaultValuesRenderTheOperatorWithTheBundlesRbac() {
+    List<HasMetadata> objects = render(false, false);
+    assertThat(objects)
+        .extracting(HasMetadata::getKind)
+        .containsExactlyInAnyOrder(
+            "ServiceAccount",
+            "ClusterRole",
+            "ClusterRoleBinding",
+            "Role",
+            "RoleBinding",
+            "Deployment");
+    assertThat(rules(objects, ClusterRole.class))
+        .isEqualTo(Set.copyOf(OperatorRbac.clusterRules(false)));
+    assertThat(rules(objects, Role.class)).isEqualTo(Set.copyOf(OperatorRbac.namespaceRules()));
+    Deployment deployment = only(objects, Deployment.class);
+    assertThat(deployment.getMetadata().getNamespace()).isEqualTo("thinvol-system");
+    assertThat(deployment.getSpec().getTemplate().getSpec().getServiceAccountName())
+        .isEqualTo(OperatorRbac.SERVICE_ACCOUNT);
+    Container container = deployment.getSpec().getTemplate().getSpec().getContainers().get(0);
+    assertThat(container.getImagePullPolicy()).isEqualTo("IfNotPresent");
+    container.setImagePullPolicy(null);
+    assertThat(container).isEqualTo(OperatorDeployment.container(Release.current().image()));
+    assertThat(deployment.getSpec().getTemplate().getSpec().getSecurityContext())
+        .isEqualTo(OperatorDeployment.spec("x").getTemplate().getSpec().getSecurityContext());
+    assertThat(deployment.getSpec().getTemplate().getSpec().getVolumes())
+        .isEqualTo(OperatorDeployment.spec("x").getTemplate().getSpec().getVolumes());
+  }
+
+  @Test
+  void onOpenShiftItsClusterRoleEqualsTheBundles() {
+    List<HasMetadata> objects = render(true, false);
+    JsonNode csv = BundleValidationTest.csv != null ? BundleValidationTest.csv : bundleCsv();
+    Set<PolicyRule> bundle = new HashSet<>();
+    csv.at("/spec/install/spec/clusterPermissions/0/rules")
+        .forEach(r -> bundle.add(Serialization.unmarshal(r.toString(), PolicyRule.class)));
+    Set<PolicyRule> namespaced = new HashSet<>();
+    csv.at("/spec/install/spec/permissions/0/rules")
+        .forEach(r -> namespaced.add(Serialization.unmarshal(r.toString(), PolicyRule.class)));
+    assertThat(rules(objects, ClusterRole.class)).isEqualTo(bundle);
+    assertThat(rules(objects, Role.class)).isEqualTo(namespaced);
+  }
+
+  @Test
+  void theSampleStorageBackendIsValid() {
+    List<HasMetadata> objects = render(false, true);
+    HasMetadata backend =
+        objects.stream()
+            .filter(o -> o.getKind().equals("StorageBackend"))
+            .findFirst()
+            .orElseThrow();
+    JsonNode object =
+        CrdSchemas.YAML.valueToTree(
+            Serialization.unmarshal(Serialization.asJson(backend), java.util.Map.class));
+    CrdSchemas schemas = new CrdSchemas(GeneratedFilesTest.ROOT.resolve("crds"));
+    assertThat(SchemaValidator.validate(schemas.of(object).orElseThrow(), object)).isEmpty();
+  }
+
+  static List<HasMetadata> render(boolean openShift, boolean sample) {
+    String yaml =
+        new Helm(CHART)
+            .template()
+            .withName("thinvol")
+            .withNamespace("thinvol-system")
+            .withKubeVersion("1.31.0")
+            .set("openshift.enabled", openShift)
+            .set("sampleStorageBackend.enabled", sample)
+            .call();
+    return CrdSchemas.documents(yaml).stream()
+        .map(d -> (HasMetadata) Serialization.unmarshal(d.toString()))
+        .toList();
+  }
+
+  private static Set<PolicyRule> rules(
+      List<HasMetadata> objects, Class<? extends HasMetadata> kind) {
+    HasMetadata role = only(objects, kind);
+    List<PolicyRule> rules =
+        role instanceof ClusterRole c ? c.getRules() : ((Role) role).getRules();
+    Set<PolicyRule> set = new HashSet<>(rules);
+    assertThat(set).as("no rule twice").hasSameSizeAs(rules);
+    return set;
+  }
+
+  private static <T extends HasMetadata> T only(List<HasMetadata> objects, Class<T> kind) {
+    List<T> found = objects.stream().filter(kind::isInstance).map(kind::cast).toList();
+    assertThat(found).as(kind.getSimpleName()).hasSize(1);
+    return found.get(0);
+  }
+
+  private static JsonNode bundleCsv() {
+    try {
+      return CrdSchemas.documents(
+              java.nio.file.Files.readString(
+                  BundleValidationTest.BUNDLE.resolve(
+                      "manifests/thinvol.clusterserviceversion.yaml")))
+          .get(0);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+}
