@@ -22,7 +22,15 @@ public final class OperatorMain {
   private OperatorMain() {}
 
   public static void main(String[] args) throws Exception {
-    String namespace = required("POD_NAMESPACE");
+    Optional<String> namespaceEnv = env("POD_NAMESPACE");
+    if (namespaceEnv.isEmpty()) {
+      System.err.println(
+          "thinvol operator: POD_NAMESPACE must be set to the operator's namespace (the"
+              + " Deployment sets it from the downward API)");
+      System.exit(2);
+      return;
+    }
+    String namespace = namespaceEnv.get();
     // The namespaced informers watch the client's namespace: make it the operator's own even when
     // run from a workstation whose kubeconfig context points elsewhere.
     Config config = Config.autoConfigure(null);

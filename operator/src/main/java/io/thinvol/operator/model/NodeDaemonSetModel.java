@@ -130,6 +130,9 @@ public final class NodeDaemonSetModel {
         .endPort()
         .withNewSecurityContext()
         .withPrivileged(true)
+        // The image runs as a non-root user for the operator; the driver needs root for
+        // losetup, mkfs and mount.
+        .withRunAsUser(0L)
         .endSecurityContext()
         .withLivenessProbe(httpProbe("/healthz", "healthz", 5))
         .withReadinessProbe(httpProbe("/readyz", "http", 3))
