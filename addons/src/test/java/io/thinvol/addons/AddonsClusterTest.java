@@ -22,7 +22,9 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Base64;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -213,9 +215,16 @@ abstract class AddonsClusterTest {
   List<String> eventReasons(String namespace, String objectName) {
     return client.v1().events().inNamespace(namespace).list().getItems().stream()
         .filter(e -> objectName.equals(e.getInvolvedObject().getName()))
-        .sorted(java.util.Comparator.comparing(e -> java.time.Instant.parse(e.getFirstTimestamp())))
+        .sorted(Comparator.comparing(e -> Instant.parse(e.getFirstTimestamp())))
         .map(Event::getReason)
         .toList();
+  }
+
+  /** From a job's start to its end. */
+  static Duration elapsed(ReclaimSpaceJob job) {
+    return Duration.between(
+        Instant.parse(job.getStatus().getStartTime()),
+        Instant.parse(job.getStatus().getCompletionTime()));
   }
 
   static <T> T await(String what, Supplier<T> probe) {

@@ -92,9 +92,8 @@ public final class ClusterFixtures {
         .build();
   }
 
-  /** A PVC of {@code storageClass} bound to PV {@code volumeName}. */
-  public static PersistentVolumeClaim boundClaim(
-      String namespace, String name, String storageClass, String volumeName) {
+  /** A claim of 1 GiB on {@code storageClass}, as an application makes it: not bound yet. */
+  public static PersistentVolumeClaim claim(String namespace, String name, String storageClass) {
     return new PersistentVolumeClaimBuilder()
         .withNewMetadata()
         .withName(name)
@@ -103,10 +102,19 @@ public final class ClusterFixtures {
         .withNewSpec()
         .withAccessModes("ReadWriteOnce")
         .withStorageClassName(storageClass)
-        .withVolumeName(volumeName)
         .withNewResources()
         .withRequests(Map.of("storage", new Quantity("1Gi")))
         .endResources()
+        .endSpec()
+        .build();
+  }
+
+  /** A PVC of {@code storageClass} bound to PV {@code volumeName}. */
+  public static PersistentVolumeClaim boundClaim(
+      String namespace, String name, String storageClass, String volumeName) {
+    return new PersistentVolumeClaimBuilder(claim(namespace, name, storageClass))
+        .editSpec()
+        .withVolumeName(volumeName)
         .endSpec()
         .withNewStatus()
         .withPhase("Bound")

@@ -2,8 +2,6 @@ package io.thinvol.operator;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
-import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
@@ -24,6 +22,7 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.grpc.Status;
 import io.javaoperatorsdk.operator.api.config.ConfigurationServiceOverrider;
+import io.thinvol.addons.ClusterFixtures;
 import io.thinvol.addons.call.ReclaimCaller;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.api.v1alpha1.StorageBackendSpec;
@@ -216,19 +215,7 @@ abstract class MockClusterTest {
 
   /** A claim of 1 GiB on {@code storageClass}, as an application would make it. */
   static PersistentVolumeClaim claim(String namespace, String name, String storageClass) {
-    return new PersistentVolumeClaimBuilder()
-        .withNewMetadata()
-        .withName(name)
-        .withNamespace(namespace)
-        .endMetadata()
-        .withNewSpec()
-        .withStorageClassName(storageClass)
-        .withAccessModes("ReadWriteOnce")
-        .withNewResources()
-        .addToRequests("storage", new Quantity("1Gi"))
-        .endResources()
-        .endSpec()
-        .build();
+    return ClusterFixtures.claim(namespace, name, storageClass);
   }
 
   /**

@@ -2,6 +2,8 @@ package io.thinvol.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.thinvol.addons.ClusterFixtures;
@@ -11,8 +13,10 @@ import io.thinvol.api.v1alpha1.ReclaimSpaceJob;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.operator.model.OperatorRbac;
 import io.thinvol.operator.model.RbacModel;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
@@ -48,14 +52,10 @@ class RbacCoverageTest extends MockClusterTest {
     client
         .namespaces()
         .resource(
-            new io.fabric8.kubernetes.api.model.NamespaceBuilder()
-                .withNewMetadata()
-                .withName(NAMESPACE)
-                .endMetadata()
-                .build())
+            new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata().build())
         .create();
     apply("metadata:\n  name: local\n");
-    namespaced(io.fabric8.kubernetes.api.model.apps.DaemonSet.class, "thinvol-local-node");
+    namespaced(DaemonSet.class, "thinvol-local-node");
     playDaemonSetController("thinvol-local-node", 1, 1);
     registerDriver("node-a", "local.thinvol.io");
     awaitReady("local");
@@ -66,12 +66,7 @@ class RbacCoverageTest extends MockClusterTest {
         .create();
     client
         .namespaces()
-        .resource(
-            new io.fabric8.kubernetes.api.model.NamespaceBuilder()
-                .withNewMetadata()
-                .withName("apps")
-                .endMetadata()
-                .build())
+        .resource(new NamespaceBuilder().withNewMetadata().withName("apps").endMetadata().build())
         .create();
     client.resource(ClusterFixtures.boundClaim("apps", "data", "local", "pv-a")).create();
     client
@@ -164,10 +159,10 @@ class RbacCoverageTest extends MockClusterTest {
     return drainRequests().stream()
         .filter(r -> OPERATOR_USER_AGENT.equals(r.getHeader("User-Agent")))
         .map(ApiRequest::of)
-        .flatMap(java.util.Optional::stream)
+        .flatMap(Optional::stream)
         .collect(
             Collectors.toCollection(
-                () -> new TreeSet<>(java.util.Comparator.comparing(ApiRequest::toString))));
+                () -> new TreeSet<>(Comparator.comparing(ApiRequest::toString))));
   }
 
   private static List<String> names(PolicyRule rule) {

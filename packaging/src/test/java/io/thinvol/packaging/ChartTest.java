@@ -13,9 +13,13 @@ import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.thinvol.operator.model.OperatorRbac;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -85,7 +89,7 @@ class ChartTest {
             .orElseThrow();
     JsonNode object =
         CrdSchemas.YAML.valueToTree(
-            Serialization.unmarshal(Serialization.asJson(backend), java.util.Map.class));
+            Serialization.unmarshal(Serialization.asJson(backend), Map.class));
     CrdSchemas schemas = new CrdSchemas(GeneratedFilesTest.ROOT.resolve("crds"));
     assertThat(SchemaValidator.validate(schemas.of(object).orElseThrow(), object)).isEmpty();
   }
@@ -124,12 +128,12 @@ class ChartTest {
   private static JsonNode bundleCsv() {
     try {
       return CrdSchemas.documents(
-              java.nio.file.Files.readString(
+              Files.readString(
                   BundleValidationTest.BUNDLE.resolve(
                       "manifests/thinvol.clusterserviceversion.yaml")))
           .get(0);
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 }

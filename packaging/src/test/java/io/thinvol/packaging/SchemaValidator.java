@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -14,8 +15,7 @@ import java.util.regex.Pattern;
  */
 final class SchemaValidator {
 
-  private static final java.util.Set<String> ROOT_FIELDS =
-      java.util.Set.of("apiVersion", "kind", "metadata");
+  private static final Set<String> ROOT_FIELDS = Set.of("apiVersion", "kind", "metadata");
 
   private SchemaValidator() {}
 

@@ -3,6 +3,7 @@ package io.thinvol.packaging;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The validator the bundle and docs checks rely on finds what the API server would refuse. */
@@ -36,7 +37,7 @@ class SchemaValidatorTest {
         .containsExactly("spec lacks the required field target");
   }
 
-  private java.util.List<String> problems(JsonNode object) {
+  private List<String> problems(JsonNode object) {
     return SchemaValidator.validate(schemas.of(object).orElseThrow(), object);
   }
 
