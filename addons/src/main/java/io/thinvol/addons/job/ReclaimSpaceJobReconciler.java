@@ -197,14 +197,22 @@ public class ReclaimSpaceJobReconciler implements Reconciler<ReclaimSpaceJob> {
       metrics.nodeUsed(location.nodeName());
       ReclaimMode mode = Optional.ofNullable(spec.getMode()).orElse(ReclaimMode.Auto);
       CompletableFuture<AttemptResult> started = new CompletableFuture<>();
-      inFlight.put(uid(), started);
+      String uid = uid();
+      inFlight.put(uid, started);
+      var jobs = context.getPrimaryCache();
       attempts
           .run(location, mode)
           .whenComplete(
               (result, error) -> {
                 started.complete(result != null ? result : unexpected(error));
                 limits.release(id).forEach(wakeUps::propagateEvent);
-                wakeUps.propagateEvent(id);
+                boolean deleted =
+                    jobs.get(id).filter(j -> uid.equals(j.getMetadata().getUid())).isEmpty();
+                if (deleted) {
+                  inFlight.remove(uid); // no reconcile will come for it
+                } else {
+                  wakeUps.propagateEvent(id);
+                }
               });
       status.setLastAttemptTime(now.toString());
       status.setNextAttemptTime(null);
