@@ -37,6 +37,20 @@ class ChartTest {
   }
 
   @Test
+  void theChartIsOfThisReleaseAndItsImage() throws IOException {
+    JsonNode chart = CrdSchemas.YAML.readTree(CHART.resolve("Chart.yaml").toFile());
+    assertThat(chart.path("apiVersion").asText()).isEqualTo("v2");
+    assertThat(chart.path("version").asText()).isEqualTo(Release.current().version());
+    assertThat(chart.path("appVersion").asText()).isEqualTo(Release.current().version());
+    assertThat(chart.path("kubeVersion").asText())
+        .isEqualTo(">=" + Release.MIN_KUBE_VERSION + "-0");
+    JsonNode values = CrdSchemas.YAML.readTree(CHART.resolve("values.yaml").toFile());
+    assertThat(values.at("/image/repository").asText()).isEqualTo(Release.IMAGE_REPOSITORY);
+    assertThat(values.at("/sampleStorageBackend/enabled").asBoolean(true)).isFalse();
+    assertThat(values.at("/openshift/enabled").asBoolean(true)).isFalse();
+  }
+
+  @Test
   void defaultValuesRenderTheOperatorWithTheBundlesRbac() {
     List<HasMetadata> objects = render(false, false);
     assertThat(objects)
