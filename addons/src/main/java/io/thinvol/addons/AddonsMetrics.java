@@ -85,24 +85,17 @@ public final class AddonsMetrics {
     for (String node : nodesSeen) {
       sample(out, "calls_in_flight", labels("node", node), inFlight.getOrDefault(node, 0));
     }
+    Map<String, Last> last = new TreeMap<>(lastByPvc);
     header(
         out, "last_result", "1 when the latest job of a PVC succeeded, 0 when it failed.", "gauge");
-    new TreeMap<>(lastByPvc)
-        .forEach((labels, last) -> sample(out, "last_result", labels, last.succeeded() ? 1 : 0));
+    last.forEach((labels, l) -> sample(out, "last_result", labels, l.succeeded() ? 1 : 0));
     header(out, "last_reclaimed_bytes", "Bytes the latest job of a PVC reclaimed.", "gauge");
-    new TreeMap<>(lastByPvc)
-        .forEach(
-            (labels, last) -> sample(out, "last_reclaimed_bytes", labels, last.reclaimedBytes()));
+    last.forEach((labels, l) -> sample(out, "last_reclaimed_bytes", labels, l.reclaimedBytes()));
     header(
         out, "last_completion_timestamp_seconds", "When the latest job of a PVC ended.", "gauge");
-    new TreeMap<>(lastByPvc)
-        .forEach(
-            (labels, last) ->
-                sample(
-                    out,
-                    "last_completion_timestamp_seconds",
-                    labels,
-                    last.completedEpochSeconds()));
+    last.forEach(
+        (labels, l) ->
+            sample(out, "last_completion_timestamp_seconds", labels, l.completedEpochSeconds()));
     header(out, "scheduled_volumes", "PVCs reclaimed on an annotation schedule.", "gauge");
     sample(out, "scheduled_volumes", "", nextRunByPvc.size());
     header(

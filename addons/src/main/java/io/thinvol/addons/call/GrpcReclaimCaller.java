@@ -40,12 +40,19 @@ public final class GrpcReclaimCaller implements ReclaimCaller, AutoCloseable {
 
   private static final Duration IDLE = Duration.ofMinutes(5);
 
+  /** A renewed certificate is picked up within this; calls in between read no Secret. */
+  private static final Duration CERTIFICATE_TTL = Duration.ofMinutes(1);
+
   private final KubernetesClient client;
   private final String namespace;
   private final BearerToken token;
   private final Map<ChannelKey, ManagedChannel> channels = new ConcurrentHashMap<>();
 
   private record ChannelKey(DriverEndpoint endpoint, String certificate) {}
+
+  private record Certificate(String pem, long readAtNanos) {}
+
+  private final Map<String, Certificate> certificates = new ConcurrentHashMap<>();
 
   public GrpcReclaimCaller(KubernetesClient client, String namespace, Supplier<String> token) {
     this.client = client;
@@ -154,8 +161,19 @@ public final class GrpcReclaimCaller implements ReclaimCaller, AutoCloseable {
     }
   }
 
-  /** The PEM certificate the backend's driver pods present. */
+  /** The PEM certificate the backend's driver pods present, read at most once a minute. */
   private String certificate(String backend) {
+    long now = System.nanoTime();
+    Certificate cached = certificates.get(backend);
+    if (cached != null && now - cached.readAtNanos() < CERTIFICATE_TTL.toNanos()) {
+      return cached.pem();
+    }
+    String pem = readCertificate(backend);
+    certificates.put(backend, new Certificate(pem, now));
+    return pem;
+  }
+
+  private String readCertificate(String backend) {
     String name = BackendNames.addonsTlsSecret(backend);
     Secret secret = client.secrets().inNamespace(namespace).withName(name).get();
     if (secret == null) {
