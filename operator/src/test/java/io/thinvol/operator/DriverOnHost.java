@@ -71,12 +71,12 @@ final class DriverOnHost implements AutoCloseable {
    * @param tls the backend's CSI-Addons Secret, as the operator made it
    */
   static DriverOnHost start(KubernetesClient client, String namespace, String backend, Secret tls)
-      throws IOException, InterruptedException {
+      throws Exception {
     DriverOnHost host = new DriverOnHost(Files.createTempDirectory("thinvol-e2e-"));
     try {
       host.startDriver(client, namespace, backend, tls);
       return host;
-    } catch (IOException | InterruptedException | RuntimeException e) {
+    } catch (Exception e) {
       host.close();
       throw e;
     }

@@ -1,0 +1,185 @@
+package io.thinvol.operator;
+
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.ServerRequest;
+import io.fabric8.mockwebserver.ServerResponse;
+import io.thinvol.addons.call.GrpcReclaimCaller;
+import io.thinvol.api.BackendNames;
+import io.thinvol.api.v1alpha1.ReclaimSpaceJob;
+import io.thinvol.api.v1alpha1.StorageBackend;
+import io.thinvol.driver.host.ProcessCommandRunner;
+import io.thinvol.operator.model.Settings;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+
+/**
+ * For bench/reclaim-job-bench.sh: a ReclaimSpaceJob from creation to its result (operator, addons,
+ * TLS, token, a real driver process, the mock API server) against a bare {@code fstrim} of the same
+ * volume, alternating, each after the same amount of data was written and deleted. Prints the time
+ * and bytes of each and their ratios.
+ */
+public final class ReclaimJobBenchmark {
+
+  private static final String NAMESPACE = "thinvol-system";
+
+  private ReclaimJobBenchmark() {}
+
+  public static void main(String[] args) throws Exception {
+    int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 5;
+    long bytes = (args.length > 1 ? Long.parseLong(args[1]) : 256) << 20;
+    Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
+    KubernetesMockServer server =
+        new KubernetesMockServer(
+            new Context(),
+            new MockWebServer(),
+            responses,
+            new KubernetesMixedDispatcher(responses),
+            false);
+    server.init();
+    DriverOnHost.answerTokenReviews(server, NAMESPACE);
+    try (KubernetesClient client = server.createClient();
+        KubernetesClient operatorClient =
+            new KubernetesClientBuilder()
+                .withConfig(
+                    new ConfigBuilder(client.getConfiguration()).withNamespace(NAMESPACE).build())
+                .build();
+        GrpcReclaimCaller caller =
+            new GrpcReclaimCaller(client, NAMESPACE, () -> DriverOnHost.OPERATOR_TOKEN);
+        OperatorRunner operator =
+            OperatorRunner.start(
+                operatorClient,
+                new Settings(NAMESPACE, "quay.io/thinvol/thinvol:0.1.0", false, false),
+                false,
+                -1,
+                caller,
+                MockClusterTest.withoutServerSideApply())) {
+      client
+          .resource(
+              new NodeBuilder().withNewMetadata().withName(DriverOnHost.NODE).endMetadata().build())
+          .create();
+      client
+          .namespaces()
+          .resource(
+              new NamespaceBuilder()
+                  .withNewMetadata()
+                  .withName(DriverOnHost.CLAIM_NAMESPACE)
+                  .endMetadata()
+                  .build())
+          .create();
+      client
+          .resource(
+              Serialization.unmarshal(
+                  "apiVersion: thinvol.io/v1alpha1\nkind: StorageBackend\nmetadata:\n"
+                      + "  name: local\nspec:\n  reclaimSpace:\n    timeout: 5m\n",
+                  StorageBackend.class))
+          .create();
+      Secret tls = null;
+      while (tls == null) {
+        Thread.sleep(50);
+        tls =
+            client
+                .secrets()
+                .inNamespace(NAMESPACE)
+                .withName(BackendNames.addonsTlsSecret("local"))
+                .get();
+      }
+      try (DriverOnHost host = DriverOnHost.start(client, NAMESPACE, "local", tls)) {
+        run(client, host, rounds, bytes);
+      }
+    } finally {
+      server.destroy();
+    }
+  }
+
+  private static void run(KubernetesClient client, DriverOnHost host, int rounds, long bytes)
+      throws Exception {
+    List<Double> timeRatios = new ArrayList<>();
+    List<Double> byteRatios = new ArrayList<>();
+    System.out.printf(
+        "%d rounds, %d MiB written and deleted before each measurement%n", rounds, bytes >> 20);
+    for (int round = 1; round <= rounds + 1; round++) {
+      host.writeAndDelete(bytes);
+      long jobStart = System.nanoTime();
+      long jobBytes = job(client, "bench-" + round);
+      double jobMillis = (System.nanoTime() - jobStart) / 1e6;
+
+      host.writeAndDelete(bytes);
+      long before = host.imageBytes();
+      long rawStart = System.nanoTime();
+      new ProcessCommandRunner()
+          .run(Duration.ofMinutes(5), List.of("fstrim", host.staging().toString()));
+      double rawMillis = (System.nanoTime() - rawStart) / 1e6;
+      long rawBytes = before - host.imageBytes();
+      if (round == 1) {
+        System.out.printf("warm-up: job %.1f ms, fstrim %.1f ms%n", jobMillis, rawMillis);
+        continue; // JIT, first connections and TokenReview
+      }
+      timeRatios.add(jobMillis / rawMillis);
+      byteRatios.add((double) jobBytes / rawBytes);
+      System.out.printf(
+          "round %d: job %.1f ms %d bytes | fstrim %.1f ms %d bytes | time ratio %.2f, bytes"
+              + " ratio %.3f%n",
+          round - 1,
+          jobMillis,
+          jobBytes,
+          rawMillis,
+          rawBytes,
+          jobMillis / rawMillis,
+          (double) jobBytes / rawBytes);
+    }
+    System.out.printf(
+        "median: time ratio %.2f, bytes ratio %.3f (job from creation to its result vs bare"
+            + " fstrim)%n",
+        median(timeRatios), median(byteRatios));
+  }
+
+  /** Creates a job and waits for its result; returns the bytes it reports reclaimed. */
+  private static long job(KubernetesClient client, String name) throws InterruptedException {
+    ReclaimSpaceJob job =
+        Serialization.unmarshal(
+            "apiVersion: thinvol.io/v1alpha1\nkind: ReclaimSpaceJob\nmetadata:\n  name: "
+                + name
+                + "\n  namespace: "
+                + DriverOnHost.CLAIM_NAMESPACE
+                + "\nspec:\n  target:\n    persistentVolumeClaim: "
+                + DriverOnHost.CLAIM
+                + "\n",
+            ReclaimSpaceJob.class);
+    client.resource(job).create();
+    while (true) {
+      ReclaimSpaceJob now =
+          client
+              .resources(ReclaimSpaceJob.class)
+              .inNamespace(DriverOnHost.CLAIM_NAMESPACE)
+              .withName(name)
+              .get();
+      if (now.getStatus() != null && now.getStatus().getResult() != null) {
+        if (!"Succeeded".equals(now.getStatus().getResult())) {
+          throw new IllegalStateException("job " + name + ": " + now.getStatus().getMessage());
+        }
+        return now.getStatus().getReclaimedSpace().getNumericalAmount().longValueExact();
+      }
+      Thread.sleep(5);
+    }
+  }
+
+  private static double median(List<Double> values) {
+    List<Double> sorted = values.stream().sorted().toList();
+    int n = sorted.size();
+    return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+  }
+}
