@@ -7,9 +7,7 @@ cd "$(dirname "$0")/.."
 backends="${1:-10}"
 claims="${2:-1000}"
 
-./mvnw -B -q -DskipTests install
-./mvnw -B -q -pl operator dependency:build-classpath -Dmdep.outputFile=target/bench.cp -Dmdep.includeScope=test
-cp="operator/target/test-classes:operator/target/classes:$(cat operator/target/bench.cp)"
+source bench/operator-classpath.sh
 port=$((20000 + RANDOM % 20000))
 
 java -cp "$cp" io.thinvol.operator.OperatorFootprint server "$port" > /dev/null 2>&1 &

@@ -8,7 +8,5 @@ cd "$(dirname "$0")/.."
 rounds="${1:-5}"
 mib="${2:-256}"
 
-./mvnw -B -q -DskipTests install
-./mvnw -B -q -pl operator dependency:build-classpath -Dmdep.outputFile=target/bench.cp -Dmdep.includeScope=test
-cp="operator/target/test-classes:operator/target/classes:$(cat operator/target/bench.cp)"
+source bench/operator-classpath.sh
 java -Dlogback.configurationFile=/dev/null -cp "$cp" io.thinvol.operator.ReclaimJobBenchmark "$rounds" "$mib" 2>/dev/null

@@ -1,5 +1,7 @@
 package io.thinvol.operator;
 
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.authentication.TokenReview;
 import io.fabric8.kubernetes.api.model.authentication.TokenReviewStatus;
@@ -65,6 +67,22 @@ final class DriverOnHost implements AutoCloseable {
             request -> review(request.getBody().readUtf8(), namespace, reviews))
         .always();
     return reviews;
+  }
+
+  /** The node the driver plays, and the namespace of the claim. */
+  static void prepareCluster(KubernetesClient client) {
+    client
+        .resource(new NodeBuilder().withNewMetadata().withName(NODE).endMetadata().build())
+        .create();
+    client
+        .namespaces()
+        .resource(
+            new NamespaceBuilder()
+                .withNewMetadata()
+                .withName(CLAIM_NAMESPACE)
+                .endMetadata()
+                .build())
+        .create();
   }
 
   /**

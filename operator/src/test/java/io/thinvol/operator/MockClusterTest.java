@@ -198,8 +198,13 @@ abstract class MockClusterTest {
   }
 
   List<String> eventReasons(String backend) {
-    return client.v1().events().inNamespace(NAMESPACE).list().getItems().stream()
-        .filter(e -> backend.equals(e.getInvolvedObject().getName()))
+    return eventReasons(NAMESPACE, backend);
+  }
+
+  /** Reasons of the Events recorded in a namespace on an object of that name. */
+  List<String> eventReasons(String namespace, String name) {
+    return client.v1().events().inNamespace(namespace).list().getItems().stream()
+        .filter(e -> name.equals(e.getInvolvedObject().getName()))
         .map(e -> e.getReason())
         .toList();
   }

@@ -2,9 +2,6 @@ package io.thinvol.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.thinvol.addons.call.GrpcReclaimCaller;
 import io.thinvol.addons.call.ReclaimCaller;
@@ -53,14 +50,7 @@ class ReclaimEndToEndTest extends MockClusterTest {
   @Test
   void aJobReportsTheBytesTheImageFileReallyGaveBack() throws Exception {
     AtomicInteger tokenReviews = DriverOnHost.answerTokenReviews(server, NAMESPACE);
-    client
-        .resource(
-            new NodeBuilder().withNewMetadata().withName(DriverOnHost.NODE).endMetadata().build())
-        .create();
-    client
-        .namespaces()
-        .resource(new NamespaceBuilder().withNewMetadata().withName("apps").endMetadata().build())
-        .create();
+    DriverOnHost.prepareCluster(client);
     apply(
         """
         metadata:
@@ -113,7 +103,7 @@ class ReclaimEndToEndTest extends MockClusterTest {
         .anySatisfy(c -> assertThat(c.getType() + "=" + c.getStatus()).isEqualTo("Running=False"));
     await(
         "Started and Succeeded Events",
-        () -> reasons("trim-e2e").containsAll(List.of("Started", "Succeeded")));
+        () -> eventReasons("apps", "trim-e2e").containsAll(List.of("Started", "Succeeded")));
     assertThat(tokenReviews.get()).as("TokenReviews of the operator's token").isPositive();
     String metrics =
         HttpClient.newHttpClient()
@@ -130,12 +120,5 @@ class ReclaimEndToEndTest extends MockClusterTest {
     System.out.printf(
         "e2e: image %d -> %d bytes (shrank %d), job reported %d (%.3f%%)%n",
         before, after, shrank, reported, 100.0 * (reported - shrank) / shrank);
-  }
-
-  private List<String> reasons(String name) {
-    return client.v1().events().inNamespace("apps").list().getItems().stream()
-        .filter(e -> name.equals(e.getInvolvedObject().getName()))
-        .map(Event::getReason)
-        .toList();
   }
 }

@@ -1,7 +1,5 @@
 package io.thinvol.operator;
 
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -67,19 +65,7 @@ public final class ReclaimJobBenchmark {
                 -1,
                 caller,
                 MockClusterTest.withoutServerSideApply())) {
-      client
-          .resource(
-              new NodeBuilder().withNewMetadata().withName(DriverOnHost.NODE).endMetadata().build())
-          .create();
-      client
-          .namespaces()
-          .resource(
-              new NamespaceBuilder()
-                  .withNewMetadata()
-                  .withName(DriverOnHost.CLAIM_NAMESPACE)
-                  .endMetadata()
-                  .build())
-          .create();
+      DriverOnHost.prepareCluster(client);
       client
           .resource(
               Serialization.unmarshal(
