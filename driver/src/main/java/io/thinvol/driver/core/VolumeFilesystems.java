@@ -16,8 +16,10 @@ import java.util.Optional;
 
 /**
  * The filesystem inside a mount volume: created on first stage, mounted at the staging path, grown
- * when the image grew. Only blank devices are formatted; a device holding anything else than the
- * volume's filesystem is refused, never overwritten.
+ * when the image grew. Only a volume the driver never formatted is formatted, and only while it is
+ * blank; a formatted volume whose filesystem is no longer recognisable (a damaged superblock) is
+ * refused with the way to repair it, and a device holding anything else than the volume's
+ * filesystem is refused, never overwritten.
  */
 final class VolumeFilesystems {
 
@@ -48,15 +50,26 @@ final class VolumeFilesystems {
       FsType fs = fsType(volume);
       Optional<String> found = host.filesystems().probe(device);
       if (found.isEmpty()) {
+        Path image = volumes.imageOf(volume.id());
+        if (wasFormatted(volume.formatted(), image, host)) {
+          throw unrecognisable(volume, fs, image);
+        }
         host.filesystems().format(device.path(), fs);
+        host.files().sync(List.of(device.path())); // before the record says it is there
+        volume = recordFormatted(volume);
       } else if (!found.get().equals(fs.id())) {
         throw CsiException.failedPrecondition(
             "volume %s should hold %s but its device holds %s; refusing to mount or format it",
             volume.id(), fs.id(), found.get());
-      } else if (fs == FsType.EXT4 && volume.growFilesystemPending()) {
-        host.loops().refreshSize(device);
-        host.filesystems().growExt4Offline(device.path());
-        volume = recordGrown(volume);
+      } else {
+        if (!Boolean.TRUE.equals(volume.formatted())) {
+          volume = recordFormatted(volume); // formatted by a run that stopped before recording it
+        }
+        if (fs == FsType.EXT4 && volume.growFilesystemPending()) {
+          host.loops().refreshSize(device);
+          host.filesystems().growExt4Offline(device.path());
+          volume = recordGrown(volume);
+        }
       }
       try {
         Files.createDirectories(stagingPath);
@@ -87,6 +100,50 @@ final class VolumeFilesystems {
     host.loops().refreshSize(device);
     host.filesystems().growOnline(fs, device.path(), mountPoint);
     recordGrown(volume);
+  }
+
+  /**
+   * Whether a volume holds a filesystem the driver made, so it must never be formatted. A record
+   * says so; a record from before the driver kept count ({@code null}) is judged by its image: an
+   * image without a single allocated block was never written, anything else may hold data.
+   */
+  static boolean wasFormatted(Boolean recorded, Path image, HostTools host) {
+    return recorded != null ? recorded : host.stats().allocatedBytes(image) > 0;
+  }
+
+  private static CsiException unrecognisable(VolumeRecord volume, FsType fs, Path image) {
+    String repair =
+        switch (fs) {
+          case EXT4 ->
+              "list its backup superblocks with `mke2fs -n "
+                  + image
+                  + "` (-n writes nothing) and repair it from one with `e2fsck -b <backup> -B"
+                  + " <block size> "
+                  + image
+                  + "` (e.g. -b 32768 -B 4096 for volumes of 512 MiB or more, -b 8193 -B 1024"
+                  + " below)";
+          case XFS ->
+              "check it with `xfs_repair -n -f "
+                  + image
+                  + "`, then repair it with `xfs_repair -f "
+                  + image
+                  + "`";
+        };
+    return CsiException.failedPrecondition(
+        "volume %s holds an %s filesystem this driver made, but no filesystem is recognisable on"
+            + " it any more (damaged superblock?); it was neither mounted nor formatted again. While"
+            + " it is unstaged, %s; then stage it again",
+        volume.id(), fs.id(), repair);
+  }
+
+  private VolumeRecord recordFormatted(VolumeRecord volume) {
+    VolumeRecord formatted = volumes.requireVolume(volume.id()).withFormatted();
+    try {
+      volumes.catalog().update(formatted);
+    } catch (IOException e) {
+      throw CsiException.internal("cannot record the new filesystem of " + volume.id(), e);
+    }
+    return formatted;
   }
 
   private VolumeRecord recordGrown(VolumeRecord volume) {

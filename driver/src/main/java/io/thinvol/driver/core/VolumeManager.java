@@ -3,7 +3,6 @@ package io.thinvol.driver.core;
 import io.thinvol.driver.config.DriverConfig;
 import io.thinvol.driver.host.HostTools;
 import io.thinvol.driver.host.LoopDevice;
-import io.thinvol.driver.host.MountEntry;
 import io.thinvol.driver.store.AccessType;
 import io.thinvol.driver.store.Catalog;
 import io.thinvol.driver.store.ContentSource;
@@ -30,7 +29,7 @@ import org.slf4j.LoggerFactory;
 public final class VolumeManager {
 
   private static final Logger log = LoggerFactory.getLogger(VolumeManager.class);
-  // A repeated CreateVolume/CreateSnapshot for a name waits for the first and gets its answer.
+  // A repeated CreateVolume for a name waits for the first and gets its answer.
   private static final Duration NAME_WAIT = Duration.ofSeconds(30);
 
   private final DriverConfig config;
@@ -39,6 +38,9 @@ public final class VolumeManager {
   private final HostTools host;
   private final OperationLocks locks;
   private final CapacityGauge capacity;
+  private final Freezes freezes;
+  private final ImageCopier copier;
+  private final Snapshots snapshots;
 
   public VolumeManager(
       DriverConfig config,
@@ -52,6 +54,18 @@ public final class VolumeManager {
     this.host = host;
     this.locks = locks;
     this.capacity = new CapacityGauge(config, layout, catalog, host);
+    this.freezes = new Freezes(layout, host);
+    this.copier = new ImageCopier(config, layout, host, freezes);
+    this.snapshots = new Snapshots(layout, catalog, host, locks, this, copier);
+  }
+
+  /** Undoes what a crash of the previous run left behind: thaws the filesystems it froze. */
+  public void recover() {
+    freezes.thawLeftovers();
+  }
+
+  public Snapshots snapshots() {
+    return snapshots;
   }
 
   public Catalog catalog() {
@@ -62,7 +76,8 @@ public final class VolumeManager {
     return capacity.current();
   }
 
-  public VolumeRecord create(VolumeSpec spec) {
+  /** Creates a volume; copying its content source must fit in {@code budget}. */
+  public VolumeRecord create(VolumeSpec spec, Duration budget) {
     try (OperationLocks.Held name =
         locks.acquire(
             "name:volume:" + spec.name(), "volume name '" + spec.name() + "'", NAME_WAIT)) {
@@ -75,16 +90,17 @@ public final class VolumeManager {
             "node %s already holds %d volumes, its maximum (--max-volumes)",
             config.nodeId(), config.maxVolumes());
       }
-      return spec.source() == null ? createEmpty(spec) : createFromSource(spec);
+      return spec.source() == null ? createEmpty(spec) : createFromSource(spec, budget);
     }
   }
 
   private VolumeRecord createEmpty(VolumeSpec spec) {
     long size = sizeFor(spec, 0);
-    return assemble(spec, size, false, image -> allocateSparse(image, size));
+    Boolean formatted = spec.accessType() == AccessType.MOUNT ? false : null;
+    return assemble(spec, size, false, formatted, image -> allocateSparse(image, size));
   }
 
-  private VolumeRecord createFromSource(VolumeSpec spec) {
+  private VolumeRecord createFromSource(VolumeSpec spec, Duration budget) {
     ContentSource source = spec.source();
     if (source.kind() == ContentSource.Kind.SNAPSHOT) {
       SnapshotRecord snapshot =
@@ -96,13 +112,13 @@ public final class VolumeManager {
       try (OperationLocks.Held held =
           locks.tryAcquire(snapshot.id(), "snapshot " + snapshot.id())) {
         long size = sizeFor(spec, snapshot.sizeBytes());
-        Path from = layout.snapshotImage(snapshot.id());
         return assemble(
             spec,
             size,
             size > snapshot.sizeBytes(),
+            inheritedFormat(spec, snapshot.formatted(), layout.snapshotImage(snapshot.id())),
             image -> {
-              host.copySparse(from, image);
+              copier.copySnapshot(snapshot.id(), image, budget);
               allocateSparse(image, size);
             });
       }
@@ -118,11 +134,19 @@ public final class VolumeManager {
           spec,
           size,
           size > origin.sizeBytes(),
+          inheritedFormat(spec, origin.formatted(), layout.volumeImage(origin.id())),
           image -> {
-            copyConsistent(origin, image);
+            copier.copy(origin, image, budget);
             allocateSparse(image, size);
           });
     }
+  }
+
+  /** A copy holds what its source held: a filesystem the driver made, or nothing yet. */
+  private Boolean inheritedFormat(VolumeSpec spec, Boolean sourceFormatted, Path sourceImage) {
+    return spec.accessType() == AccessType.MOUNT
+        ? VolumeFilesystems.wasFormatted(sourceFormatted, sourceImage, host)
+        : null;
   }
 
   private static void requireRestorable(
@@ -155,7 +179,8 @@ public final class VolumeManager {
     void write(Path image) throws IOException;
   }
 
-  private VolumeRecord assemble(VolumeSpec spec, long size, boolean grow, ImageWriter writer) {
+  private VolumeRecord assemble(
+      VolumeSpec spec, long size, boolean grow, Boolean formatted, ImageWriter writer) {
     String id = Ids.newVolumeId();
     Path assembled = DataLayout.creating(layout.volumeDir(id));
     try {
@@ -172,14 +197,15 @@ public final class VolumeManager {
               spec.source(),
               Instant.now().toString(),
               spec.parameters(),
-              grow && spec.accessType() == AccessType.MOUNT);
+              grow && spec.accessType() == AccessType.MOUNT,
+              formatted);
       Catalog.writeMeta(assembled, record);
       catalog.publish(record, assembled);
       capacity.promised(size);
       log.info("created volume {} ('{}', {} bytes, {})", id, spec.name(), size, spec.accessType());
       return record;
     } catch (IOException | RuntimeException e) {
-      throw abandon(assembled, "volume '" + spec.name() + "'", e);
+      throw Assembling.abandon(assembled, "volume '" + spec.name() + "'", e);
     }
   }
 
@@ -263,74 +289,6 @@ public final class VolumeManager {
     }
   }
 
-  public SnapshotRecord createSnapshot(String name, String sourceVolumeId) {
-    try (OperationLocks.Held nameLock =
-        locks.acquire("name:snapshot:" + name, "snapshot name '" + name + "'", NAME_WAIT)) {
-      Optional<SnapshotRecord> existing = catalog.snapshotByName(name);
-      if (existing.isPresent()) {
-        if (!existing.get().sourceVolumeId().equals(sourceVolumeId)) {
-          throw CsiException.alreadyExists(
-              "snapshot '%s' already exists as %s of volume %s, not of %s",
-              name, existing.get().id(), existing.get().sourceVolumeId(), sourceVolumeId);
-        }
-        return existing.get();
-      }
-      try (OperationLocks.Held held =
-          locks.tryAcquire(sourceVolumeId, "volume " + sourceVolumeId)) {
-        VolumeRecord source = requireVolume(sourceVolumeId);
-        requireSpaceForCopy(source);
-        String id = Ids.newSnapshotId();
-        Path assembled = DataLayout.creating(layout.snapshotDir(id));
-        try {
-          Files.createDirectories(assembled);
-          copyConsistent(source, assembled.resolve(DataLayout.IMAGE));
-          SnapshotRecord record =
-              new SnapshotRecord(
-                  VolumeRecord.SCHEMA_VERSION,
-                  id,
-                  name,
-                  source.id(),
-                  source.sizeBytes(),
-                  source.accessType(),
-                  source.fsType(),
-                  Instant.now().toString());
-          Catalog.writeMeta(assembled, record);
-          catalog.publish(record, assembled);
-          log.info("created snapshot {} ('{}') of volume {}", id, name, source.id());
-          return record;
-        } catch (IOException | RuntimeException e) {
-          throw abandon(assembled, "snapshot '" + name + "'", e);
-        }
-      }
-    }
-  }
-
-  private void requireSpaceForCopy(VolumeRecord source) {
-    long needed = host.stats().allocatedBytes(layout.volumeImage(source.id()));
-    long usable = layout.root().toFile().getUsableSpace();
-    if (needed > usable) {
-      throw CsiException.resourceExhausted(
-          "a snapshot of volume %s needs %d bytes; the data dir %s has %d free",
-          source.id(), needed, layout.root(), usable);
-    }
-  }
-
-  public void deleteSnapshot(String snapshotId) {
-    if (!Ids.isSnapshotId(snapshotId)) {
-      return;
-    }
-    try (OperationLocks.Held held = locks.tryAcquire(snapshotId, "snapshot " + snapshotId)) {
-      Optional<SnapshotRecord> record = catalog.snapshot(snapshotId);
-      if (record.isPresent()) {
-        catalog.removeSnapshot(record.get());
-        log.info("deleted snapshot {} ('{}')", snapshotId, record.get().name());
-      }
-    } catch (IOException e) {
-      throw CsiException.internal(
-          "cannot delete snapshot " + snapshotId + ": " + e.getMessage(), e);
-    }
-  }
-
   public VolumeRecord requireVolume(String volumeId) {
     return catalog
         .volume(volumeId)
@@ -340,55 +298,24 @@ public final class VolumeManager {
                     "volume %s does not exist on node %s", volumeId, config.nodeId()));
   }
 
+  public Path imageOf(String volumeId) {
+    return layout.volumeImage(volumeId);
+  }
+
   /** Where the volume's filesystem is mounted on this node, if it is staged with one. */
   public Optional<Path> mountedAt(VolumeRecord volume) {
     if (volume.accessType() != AccessType.MOUNT) {
       return Optional.empty();
     }
-    return host.loops()
-        .find(layout.volumeImage(volume.id()))
-        .flatMap(
-            device ->
-                host.mountTable().ofDevice(device).stream()
-                    .filter(entry -> "/".equals(entry.root()))
-                    .map(MountEntry::mountPoint)
-                    .findFirst());
+    return host.loops().find(layout.volumeImage(volume.id())).flatMap(copier::filesystemMount);
   }
 
-  /** Copies a volume's image; a mounted filesystem is frozen meanwhile so the copy is clean. */
-  private void copyConsistent(VolumeRecord volume, Path target) {
-    Path from = layout.volumeImage(volume.id());
-    Optional<Path> mounted = mountedAt(volume);
-    if (mounted.isEmpty()) {
-      host.copySparse(from, target);
-      return;
-    }
-    host.filesystems().freeze(mounted.get());
-    try {
-      host.copySparse(from, target);
-    } finally {
-      host.filesystems().unfreeze(mounted.get());
-    }
-  }
-
-  private static void allocateSparse(Path image, long size) throws IOException {
+  private void allocateSparse(Path image, long size) throws IOException {
     try (RandomAccessFile file = new RandomAccessFile(image.toFile(), "rw")) {
       if (file.length() < size) {
         file.setLength(size);
       }
-      file.getFD().sync();
     }
-  }
-
-  /** Removes a half-assembled directory and says why the creation failed. */
-  private static CsiException abandon(Path assembled, String what, Exception cause) {
-    try {
-      Catalog.removeTree(assembled);
-    } catch (IOException e) {
-      log.warn("cannot remove {}: {}", assembled, e.getMessage());
-    }
-    return cause instanceof CsiException csi
-        ? csi
-        : CsiException.internal("cannot create " + what + ": " + cause.getMessage(), cause);
+    host.files().syncWithDirectory(image);
   }
 }

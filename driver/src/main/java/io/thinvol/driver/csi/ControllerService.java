@@ -37,6 +37,7 @@ import io.thinvol.driver.core.VolumeManager;
 import io.thinvol.driver.store.Ids;
 import io.thinvol.driver.store.SnapshotRecord;
 import io.thinvol.driver.store.VolumeRecord;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -45,6 +46,8 @@ import java.util.List;
  */
 public final class ControllerService extends ControllerGrpc.ControllerImplBase {
 
+  // The longest a snapshot's or clone's copy may take when the caller sets no deadline.
+  private static final Duration COPY_LIMIT = Duration.ofHours(2);
   private static final List<ControllerServiceCapability.RPC.Type> CAPABILITIES =
       List.of(
           ControllerServiceCapability.RPC.Type.CREATE_DELETE_VOLUME,
@@ -76,7 +79,10 @@ public final class ControllerService extends ControllerGrpc.ControllerImplBase {
         request.getName(),
         observer,
         () -> {
-          VolumeRecord record = volumes.create(VolumeSpecs.from(request, config.nodeId()));
+          VolumeRecord record =
+              volumes.create(
+                  VolumeSpecs.from(request, config.nodeId()),
+                  request.hasVolumeContentSource() ? Rpc.remaining(COPY_LIMIT) : COPY_LIMIT);
           return CreateVolumeResponse.newBuilder()
               .setVolume(Messages.volume(record, config.nodeId()))
               .build();
@@ -274,7 +280,8 @@ public final class ControllerService extends ControllerGrpc.ControllerImplBase {
                 request.getParametersMap().keySet());
           }
           String source = Requests.volumeId(request.getSourceVolumeId());
-          SnapshotRecord record = volumes.createSnapshot(name, source);
+          SnapshotRecord record =
+              volumes.snapshots().create(name, source, Rpc.remaining(COPY_LIMIT));
           return CreateSnapshotResponse.newBuilder().setSnapshot(Messages.snapshot(record)).build();
         });
   }
@@ -288,7 +295,7 @@ public final class ControllerService extends ControllerGrpc.ControllerImplBase {
         observer,
         () -> {
           Requests.requirePresent(request.getSnapshotId(), "snapshot_id");
-          volumes.deleteSnapshot(request.getSnapshotId());
+          volumes.snapshots().delete(request.getSnapshotId());
           return DeleteSnapshotResponse.getDefaultInstance();
         });
   }

@@ -97,11 +97,19 @@ public final class Filesystems {
     runner.run(timeout, List.of("sync", "--file-system", mountPoint.toString()));
   }
 
-  public void freeze(Path mountPoint) {
-    runner.run(PROBE_TIMEOUT, List.of("fsfreeze", "--freeze", mountPoint.toString()));
+  /**
+   * Freezes a mounted filesystem (FIFREEZE): dirty data is written out, then every write blocks
+   * until {@link #thaw}. Returns only once the command has ended, so a freeze that timed out has
+   * either happened or not when this throws, never later.
+   */
+  public void freeze(Path mountPoint, Duration timeout) {
+    runner.run(timeout, List.of("fsfreeze", "--freeze", mountPoint.toString()));
   }
 
-  public void unfreeze(Path mountPoint) {
-    runner.run(PROBE_TIMEOUT, List.of("fsfreeze", "--unfreeze", mountPoint.toString()));
+  /** Thaws a frozen filesystem; false when it was not frozen (or is gone). */
+  public boolean thaw(Path mountPoint) {
+    return runner
+        .runAllowingFailure(PROBE_TIMEOUT, List.of("fsfreeze", "--unfreeze", mountPoint.toString()))
+        .succeeded();
   }
 }

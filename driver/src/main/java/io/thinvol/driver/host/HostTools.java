@@ -1,13 +1,7 @@
 package io.thinvol.driver.host;
 
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
-
 /** The host programs and kernel tables the driver uses, all running through one runner. */
 public final class HostTools {
-
-  private static final Duration COPY_TIMEOUT = Duration.ofHours(2);
 
   private final CommandRunner runner;
   private final LoopDevices loops;
@@ -15,6 +9,7 @@ public final class HostTools {
   private final Filesystems filesystems;
   private final FileStats stats;
   private final Discards discards;
+  private final ImageFiles files;
 
   public HostTools(CommandRunner runner) {
     this.runner = runner;
@@ -23,6 +18,7 @@ public final class HostTools {
     this.filesystems = new Filesystems(runner);
     this.stats = new FileStats(runner);
     this.discards = new Discards(runner);
+    this.files = new ImageFiles(runner);
   }
 
   public LoopDevices loops() {
@@ -49,10 +45,7 @@ public final class HostTools {
     return MountTable.read();
   }
 
-  /** Copies an image keeping holes as holes, sharing extents where the filesystem can. */
-  public void copySparse(Path from, Path to) {
-    runner.run(
-        COPY_TIMEOUT,
-        List.of("cp", "--sparse=always", "--reflink=auto", "--", from.toString(), to.toString()));
+  public ImageFiles files() {
+    return files;
   }
 }

@@ -73,6 +73,7 @@ public final class Driver implements AutoCloseable {
     HostTools host = new HostTools(runner);
     OperationLocks locks = new OperationLocks();
     VolumeManager volumes = new VolumeManager(config, layout, catalog, host, locks);
+    volumes.recover();
     NodeManager node = new NodeManager(layout, volumes, host, locks);
     SpaceReclaimer reclaimer = new SpaceReclaimer(layout, volumes, host, locks);
     reclaimer.recover();

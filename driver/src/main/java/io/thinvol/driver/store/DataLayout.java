@@ -22,6 +22,11 @@ public record DataLayout(Path root) {
     return root.resolve("snapshots");
   }
 
+  /** Markers of the filesystems a snapshot or clone has frozen (see core.Freezes). */
+  public Path frozen() {
+    return root.resolve("frozen");
+  }
+
   public Path volumeDir(String volumeId) {
     return volumes().resolve(requireVolumeId(volumeId));
   }

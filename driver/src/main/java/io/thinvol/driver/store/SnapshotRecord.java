@@ -1,11 +1,17 @@
 package io.thinvol.driver.store;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+
 /**
  * What a snapshot's {@code meta.json} says.
  *
  * @param sizeBytes size of the source volume when the snapshot was taken
  * @param fsType the source's filesystem, null when the source was a block volume
+ * @param formatted whether the source held a filesystem the driver made (see {@link
+ *     VolumeRecord#formatted()}); volumes restored from it inherit it. Null for block volumes and
+ *     in records written before the field existed
  */
+@JsonInclude(JsonInclude.Include.NON_NULL)
 public record SnapshotRecord(
     int schemaVersion,
     String id,
@@ -14,4 +20,5 @@ public record SnapshotRecord(
     long sizeBytes,
     AccessType sourceAccessType,
     String fsType,
-    String createdAt) {}
+    String createdAt,
+    Boolean formatted) {}

@@ -10,6 +10,9 @@ import java.util.Map;
  * @param fsType {@code ext4} or {@code xfs} for mount volumes, null for block volumes
  * @param growFilesystemPending the image grew (expansion, or restore into a larger volume) and the
  *     filesystem has not been grown yet; the next stage or node expansion does it
+ * @param formatted whether the image holds a filesystem the driver made (set durably after its
+ *     mkfs, or inherited from the source of a snapshot or clone): only a volume that is not may be
+ *     formatted. Null for block volumes, and in records written before the field existed
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record VolumeRecord(
@@ -22,7 +25,8 @@ public record VolumeRecord(
     ContentSource contentSource,
     String createdAt,
     Map<String, String> parameters,
-    boolean growFilesystemPending) {
+    boolean growFilesystemPending,
+    Boolean formatted) {
 
   public static final int SCHEMA_VERSION = 1;
 
@@ -37,10 +41,26 @@ public record VolumeRecord(
         contentSource,
         createdAt,
         parameters,
-        growPending);
+        growPending,
+        formatted);
   }
 
   public VolumeRecord withGrowFilesystemPending(boolean pending) {
     return withSize(sizeBytes, pending);
+  }
+
+  public VolumeRecord withFormatted() {
+    return new VolumeRecord(
+        schemaVersion,
+        id,
+        name,
+        sizeBytes,
+        accessType,
+        fsType,
+        contentSource,
+        createdAt,
+        parameters,
+        growFilesystemPending,
+        true);
   }
 }

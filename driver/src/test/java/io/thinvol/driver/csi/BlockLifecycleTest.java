@@ -1,5 +1,7 @@
 package io.thinvol.driver.csi;
 
+import static io.thinvol.driver.GrpcAssertions.assertCode;
+import static io.thinvol.driver.GrpcAssertions.message;
 import static io.thinvol.driver.csi.MountLifecycleTest.snapshotSource;
 import static io.thinvol.driver.csi.MountLifecycleTest.usage;
 import static io.thinvol.driver.csi.MountLifecycleTest.volumeSource;
@@ -16,6 +18,7 @@ import csi.v1.NodeGetVolumeStatsRequest;
 import csi.v1.VolumeCapability;
 import csi.v1.VolumeContentSource;
 import csi.v1.VolumeUsage;
+import io.grpc.Status;
 import io.thinvol.driver.DriverHarness;
 import io.thinvol.driver.client.Capabilities;
 import io.thinvol.driver.client.CsiClient;
@@ -54,19 +57,25 @@ class BlockLifecycleTest {
     String whole = DataFiles.sha256Prefix(device, 64 * MIB);
     assertThat(deviceBytes(id, device)).isEqualTo(64 * MIB);
 
+    // The data dir (under /tmp) has no reflinks: a copy of a block volume a pod may be writing
+    // would be torn, so it is refused until the volume is detached.
+    assertThat(
+            message(
+                assertCode(
+                    Status.Code.FAILED_PRECONDITION,
+                    () -> driver.csi().controller().createSnapshot(snapshotRequest(id)))))
+        .contains("attached read-write", "no reflinks", "unstage");
+    assertCode(
+        Status.Code.FAILED_PRECONDITION,
+        () -> createFrom("block-clone", 64 * MIB, volumeSource(id)));
+    driver.unpublish(id, device);
+    driver.unstage(id, driver.staging("origin"));
+
     String snapshot =
-        driver
-            .csi()
-            .controller()
-            .createSnapshot(
-                CreateSnapshotRequest.newBuilder()
-                    .setName("block-snap")
-                    .setSourceVolumeId(id)
-                    .build())
-            .getSnapshot()
-            .getSnapshotId();
+        driver.csi().controller().createSnapshot(snapshotRequest(id)).getSnapshot().getSnapshotId();
     String restored = createFrom("block-restored", 128 * MIB, snapshotSource(snapshot));
     String clone = createFrom("block-clone", 64 * MIB, volumeSource(id));
+    publish(id, "origin", false);
     publish(restored, "restored", false);
     publish(clone, "clone", false);
     assertThat(DataFiles.sha256Prefix(driver.blockTarget("restored"), 64 * MIB)).isEqualTo(whole);
@@ -123,6 +132,10 @@ class BlockLifecycleTest {
   private void publish(String id, String slot, boolean readOnly) {
     driver.stage(id, driver.staging(slot), BLOCK);
     driver.publish(id, driver.staging(slot), driver.blockTarget(slot), BLOCK, readOnly);
+  }
+
+  private static CreateSnapshotRequest snapshotRequest(String id) {
+    return CreateSnapshotRequest.newBuilder().setName("block-snap").setSourceVolumeId(id).build();
   }
 
   private long deviceBytes(String id, Path device) {

@@ -37,7 +37,8 @@ class CatalogTest {
         null,
         "2026-11-22T00:00:00Z",
         Map.of(),
-        false);
+        false,
+        null);
   }
 
   @Test
