@@ -28,29 +28,44 @@ public final class DriverHarness implements AutoCloseable {
   private final Path root;
   private final Path dataDir;
   private final DriverConfig config;
-  private final GatedRunner runner = new GatedRunner("fstrim");
+  private final GatedRunner runner;
   private Driver driver;
   private CsiClient client;
   private AddonsClient addons;
 
   public DriverHarness() throws IOException {
-    this(Files.createTempDirectory("thinvol-test-"), false);
+    this(Files.createTempDirectory("thinvol-test-"), null, false, "fstrim");
   }
 
   /** A driver that grows images in NodeExpandVolume (--expansion=node). */
   public static DriverHarness withNodeExpansion() throws IOException {
-    return new DriverHarness(Files.createTempDirectory("thinvol-test-"), true);
+    return new DriverHarness(Files.createTempDirectory("thinvol-test-"), null, true, "fstrim");
   }
 
-  private DriverHarness(Path root, boolean nodeExpansion) throws IOException {
+  /**
+   * A driver whose data dir is {@code dataDir} (e.g. a filesystem the test mounted, which it also
+   * unmounts) and whose runner gates {@code program}.
+   */
+  public static DriverHarness on(Path dataDir, String program) throws IOException {
+    return new DriverHarness(Files.createTempDirectory("thinvol-test-"), dataDir, false, program);
+  }
+
+  /** A driver whose runner gates {@code program} (see {@link #gate()}). */
+  public static DriverHarness gating(String program) throws IOException {
+    return new DriverHarness(Files.createTempDirectory("thinvol-test-"), null, false, program);
+  }
+
+  private DriverHarness(Path root, Path dataDir, boolean nodeExpansion, String gatedProgram)
+      throws IOException {
     this.root = root;
-    this.dataDir = root.resolve("data");
+    this.dataDir = dataDir == null ? root.resolve("data") : dataDir;
+    this.runner = new GatedRunner(gatedProgram);
     this.config =
         new DriverConfig(
             "unix://" + root.resolve("csi.sock"),
             "test.thinvol.io",
             NODE,
-            dataDir,
+            this.dataDir,
             1000,
             1.0,
             "test",
@@ -99,6 +114,11 @@ public final class DriverHarness implements AutoCloseable {
 
   /** Controls the driver's {@code fstrim} runs. */
   public GatedRunner trims() {
+    return runner;
+  }
+
+  /** Controls the runs of the program this harness gates, and records every command. */
+  public GatedRunner gate() {
     return runner;
   }
 

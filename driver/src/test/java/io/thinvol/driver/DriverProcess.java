@@ -22,6 +22,12 @@ public final class DriverProcess implements AutoCloseable {
 
   public static DriverProcess start(Path root, String nodeId)
       throws IOException, InterruptedException {
+    return start(root, nodeId, "io.thinvol.driver.cli.ThinvolCommand");
+  }
+
+  /** As above with another main class that takes the same arguments (a test's variant). */
+  public static DriverProcess start(Path root, String nodeId, String mainClass)
+      throws IOException, InterruptedException {
     Path socket = root.resolve("csi.sock");
     Files.deleteIfExists(socket);
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
@@ -31,7 +37,7 @@ public final class DriverProcess implements AutoCloseable {
                     java,
                     "-cp",
                     System.getProperty("java.class.path"),
-                    "io.thinvol.driver.cli.ThinvolCommand",
+                    mainClass,
                     "driver",
                     "--csi-endpoint=unix://" + socket,
                     "--driver-name=test.thinvol.io",

@@ -5,13 +5,16 @@ import io.thinvol.driver.host.CommandRunner;
 import io.thinvol.driver.host.ProcessCommandRunner;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The real runner, with two controls over one program (e.g. {@code fstrim}) so a test can keep a
- * call in flight: {@link #hold()} makes it wait at a gate until {@link #release()}, {@link #hang()}
- * replaces it by a command that never ends, so the real timeout has to kill it.
+ * The real runner, with two controls over one command (a program such as {@code fstrim}, or the
+ * start of a command line such as {@code cp --sparse=always}) so a test can keep a call in flight:
+ * {@link #hold()} makes it wait at a gate until {@link #release()}, {@link #hang()} replaces it by
+ * a command that never ends, so the real timeout has to kill it. It records every command that
+ * ended, in order ({@link #finished()}).
  */
 public final class GatedRunner implements CommandRunner {
 
@@ -20,6 +23,7 @@ public final class GatedRunner implements CommandRunner {
   private volatile CountDownLatch gate;
   private volatile CountDownLatch arrived = new CountDownLatch(1);
   private volatile boolean hang;
+  private final List<List<String>> finished = new CopyOnWriteArrayList<>();
 
   public GatedRunner(String program) {
     this.program = program;
@@ -45,18 +49,31 @@ public final class GatedRunner implements CommandRunner {
     hang = enabled;
   }
 
+  /** The argv of every command that ended (whatever its exit code), in the order they ended. */
+  public List<List<String>> finished() {
+    return List.copyOf(finished);
+  }
+
   @Override
   public CommandResult run(Duration timeout, List<String> argv) {
-    return real.run(timeout, intercept(argv));
+    try {
+      return real.run(timeout, intercept(argv));
+    } finally {
+      finished.add(argv);
+    }
   }
 
   @Override
   public CommandResult runAllowingFailure(Duration timeout, List<String> argv) {
-    return real.runAllowingFailure(timeout, intercept(argv));
+    try {
+      return real.runAllowingFailure(timeout, intercept(argv));
+    } finally {
+      finished.add(argv);
+    }
   }
 
   private List<String> intercept(List<String> argv) {
-    if (!argv.get(0).equals(program)) {
+    if (!(String.join(" ", argv) + " ").startsWith(program + " ")) {
       return argv;
     }
     CountDownLatch held = gate;

@@ -46,14 +46,22 @@ final class Freezes {
       throw CsiException.internal(
           "cannot record the freeze of " + mountPoint + " in " + marker + ": " + e.getMessage(), e);
     }
-    Frozen frozen = () -> thaw(marker, mountPoint);
     try {
       host.filesystems().freeze(mountPoint, timeout);
     } catch (RuntimeException e) {
-      frozen.close(); // a freeze that timed out may still have taken effect
+      thaw(marker, mountPoint); // a freeze that timed out may still have taken effect
       throw e;
     }
-    return frozen;
+    long frozenAt = System.nanoTime();
+    return () -> {
+      host.filesystems().thaw(mountPoint);
+      log.info(
+          "volume {} was frozen at {} for {} ms",
+          volumeId,
+          mountPoint,
+          (System.nanoTime() - frozenAt) / 1_000_000);
+      removeMarker(marker);
+    };
   }
 
   /** Thaws every filesystem a marker names: a previous run of the driver stopped while it froze. */
@@ -85,6 +93,10 @@ final class Freezes {
     if (mounted && !host.filesystems().thaw(mountPoint)) {
       log.info("{} was not frozen (any more)", mountPoint);
     }
+    removeMarker(marker);
+  }
+
+  private static void removeMarker(Path marker) {
     try {
       Files.deleteIfExists(marker);
       AtomicFiles.syncDirectory(marker.getParent());

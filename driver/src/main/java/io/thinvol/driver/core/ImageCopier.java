@@ -64,6 +64,7 @@ final class ImageCopier {
    */
   void copy(VolumeRecord volume, Path target, Duration budget) {
     long deadline = System.nanoTime() + budget.toNanos();
+    boolean instant = reflinks(); // known before any freeze, which it must not lengthen
     String what = "volume " + volume.id();
     Path from = layout.volumeImage(volume.id());
     Optional<LoopDevice> attached = host.loops().find(from);
@@ -72,7 +73,7 @@ final class ImageCopier {
             .filter(d -> volume.accessType() == AccessType.MOUNT)
             .flatMap(this::filesystemMount);
     if (attached.isPresent() && mounted.isEmpty()) {
-      if (!reflinks()) {
+      if (!instant) {
         throw CsiException.failedPrecondition(
             "volume %s is attached read-write on node %s (%s) without a filesystem the driver can"
                 + " freeze, and the data dir %s has no reflinks, so a copy would be torn by"
@@ -82,16 +83,12 @@ final class ImageCopier {
       }
       copyWithin("volume " + volume.id(), from, target, deadline); // a reflink is atomic
     } else if (mounted.isPresent()) {
-      long start = System.nanoTime();
+      // Written out before the freeze, which then has little left to flush while writes wait.
+      host.filesystems().sync(mounted.get(), min(remaining(what, deadline)));
       try (Freezes.Frozen frozen =
           freezes.freeze(volume.id(), mounted.get(), min(remaining(what, deadline)))) {
         copyWithin(what, from, target, deadline);
       }
-      log.info(
-          "froze volume {} at {} for {} ms to copy it",
-          volume.id(),
-          mounted.get(),
-          (System.nanoTime() - start) / 1_000_000);
     } else {
       copyWithin(what, from, target, deadline);
     }
@@ -155,7 +152,7 @@ final class ImageCopier {
     return new CsiException(
         Status.Code.DEADLINE_EXCEEDED,
         String.format(
-            "copying the image of %s did not fit in the call's deadline (%d ms were left);"
+            "copying the image of %s did not finish in the %d ms the call's deadline left;"
                 + " the partial copy was removed and the filesystem is not frozen; retry with a"
                 + " longer timeout (csi-snapshotter/csi-provisioner --timeout), or put the data dir"
                 + " on a filesystem with reflinks, where copies are instant",

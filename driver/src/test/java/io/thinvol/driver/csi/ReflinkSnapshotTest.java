@@ -1,0 +1,110 @@
+package io.thinvol.driver.csi;
+
+import static io.thinvol.driver.csi.MountLifecycleTest.snapshotSource;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import csi.v1.CapacityRange;
+import csi.v1.CreateSnapshotRequest;
+import csi.v1.CreateVolumeRequest;
+import csi.v1.VolumeCapability;
+import io.thinvol.driver.DriverHarness;
+import io.thinvol.driver.XfsDataDir;
+import io.thinvol.driver.client.Capabilities;
+import io.thinvol.driver.preflight.DataFiles;
+import io.thinvol.driver.store.DataLayout;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * On a data dir with reflinks, copies are instant: a block volume attached read-write can be
+ * snapshotted (the reflink is atomic against its writes), and a mounted filesystem is frozen for
+ * milliseconds only.
+ */
+class ReflinkSnapshotTest {
+
+  private static final long MIB = 1L << 20;
+  private static final VolumeCapability BLOCK = Capabilities.block();
+  private static final VolumeCapability EXT4 = Capabilities.mount("ext4");
+
+  @Test
+  void attachedVolumesAreSnapshottedByReflink() throws Exception {
+    try (XfsDataDir xfs = XfsDataDir.create()) {
+      try (DriverHarness driver = DriverHarness.on(xfs.path(), "fstrim")) {
+        DataLayout layout = new DataLayout(xfs.path());
+        String block = driver.create("block", 64 * MIB, BLOCK);
+        Path device = driver.blockTarget("block");
+        driver.stage(block, driver.staging("block"), BLOCK);
+        driver.publish(block, driver.staging("block"), device, BLOCK, false);
+        DataFiles.writeRandomToDevice(device, 16 * MIB);
+        String written = DataFiles.sha256Prefix(device, 64 * MIB);
+
+        String snapshot = snapshot(driver, "block-snap", block);
+        assertThat(DataFiles.sha256(layout.snapshotImage(snapshot))).isEqualTo(written);
+        String restored = restore(driver, "block-restored", snapshot, BLOCK);
+        assertThat(DataFiles.sha256(layout.volumeImage(restored))).isEqualTo(written);
+        assertThat(driver.gate().finished())
+            .as("every copy is a reflink")
+            .filteredOn(argv -> argv.get(0).equals("cp"))
+            .allMatch(argv -> argv.contains("--reflink=always"))
+            .hasSizeGreaterThanOrEqualTo(3); // the probe, the snapshot, the restore
+
+        String fs = driver.create("fs", 64 * MIB, EXT4);
+        Path staging = driver.staging("fs");
+        driver.stage(fs, staging, EXT4);
+        String data = DataFiles.writeRandom(staging.resolve("data.bin"), 32 * MIB);
+        String fsSnapshot = snapshot(driver, "fs-snap", fs);
+        List<List<String>> commands = driver.gate().finished();
+        int frozen = commands.indexOf(List.of("fsfreeze", "--freeze", staging.toString()));
+        int thawed = commands.indexOf(List.of("fsfreeze", "--unfreeze", staging.toString()));
+        assertThat(commands.subList(frozen + 1, thawed))
+            .as("only the reflink happens while frozen")
+            .containsExactly(
+                List.of(
+                    "cp",
+                    "--reflink=always",
+                    "--",
+                    layout.volumeImage(fs).toString(),
+                    DataLayout.creating(layout.snapshotDir(fsSnapshot))
+                        .resolve(DataLayout.IMAGE)
+                        .toString()));
+        String fsRestored = restore(driver, "fs-restored", fsSnapshot, EXT4);
+        driver.stage(fsRestored, driver.staging("fs-restored"), EXT4);
+        assertThat(DataFiles.sha256(driver.staging("fs-restored").resolve("data.bin")))
+            .isEqualTo(data);
+
+        driver.unstage(fsRestored, driver.staging("fs-restored"));
+        driver.unstage(fs, staging);
+        driver.unpublish(block, device);
+        driver.unstage(block, driver.staging("block"));
+      }
+      assertThat(xfs.leaked()).isEmpty();
+    }
+  }
+
+  private static String snapshot(DriverHarness driver, String name, String volumeId) {
+    return driver
+        .csi()
+        .controller()
+        .createSnapshot(
+            CreateSnapshotRequest.newBuilder().setName(name).setSourceVolumeId(volumeId).build())
+        .getSnapshot()
+        .getSnapshotId();
+  }
+
+  private static String restore(
+      DriverHarness driver, String name, String snapshotId, VolumeCapability capability) {
+    return driver
+        .csi()
+        .controller()
+        .createVolume(
+            CreateVolumeRequest.newBuilder()
+                .setName(name)
+                .setCapacityRange(CapacityRange.newBuilder().setRequiredBytes(64 * MIB))
+                .addVolumeCapabilities(capability)
+                .setVolumeContentSource(snapshotSource(snapshotId))
+                .build())
+        .getVolume()
+        .getVolumeId();
+  }
+}
