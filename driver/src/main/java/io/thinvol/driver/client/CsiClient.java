@@ -3,6 +3,7 @@ package io.thinvol.driver.client;
 import csi.v1.CapacityRange;
 import csi.v1.ControllerExpandVolumeRequest;
 import csi.v1.ControllerGrpc;
+import csi.v1.CreateSnapshotRequest;
 import csi.v1.CreateVolumeRequest;
 import csi.v1.DeleteVolumeRequest;
 import csi.v1.IdentityGrpc;
@@ -62,6 +63,18 @@ public final class CsiClient implements AutoCloseable {
       request.setVolumeContentSource(source);
     }
     return controller.createVolume(request.build()).getVolume().getVolumeId();
+  }
+
+  /** CreateSnapshot; returns the snapshot id. */
+  public String createSnapshot(String name, String sourceVolumeId) {
+    return controller
+        .createSnapshot(
+            CreateSnapshotRequest.newBuilder()
+                .setName(name)
+                .setSourceVolumeId(sourceVolumeId)
+                .build())
+        .getSnapshot()
+        .getSnapshotId();
   }
 
   /** The ControllerExpandVolume request for a required size. */

@@ -81,12 +81,12 @@ final class ImageCopier {
                 + " data dir on xfs (mkfs.xfs -m reflink=1) or btrfs, where copies are instant",
             volume.id(), config.nodeId(), attached.get().path(), layout.root());
       }
-      copyWithin("volume " + volume.id(), from, target, deadline); // a reflink is atomic
+      copyWithin(what, from, target, deadline); // a reflink is atomic against the writes
     } else if (mounted.isPresent()) {
       // Written out before the freeze, which then has little left to flush while writes wait.
-      host.filesystems().sync(mounted.get(), min(remaining(what, deadline)));
+      host.filesystems().sync(mounted.get(), freezeWait(remaining(what, deadline)));
       try (Freezes.Frozen frozen =
-          freezes.freeze(volume.id(), mounted.get(), min(remaining(what, deadline)))) {
+          freezes.freeze(volume.id(), mounted.get(), freezeWait(remaining(what, deadline)))) {
         copyWithin(what, from, target, deadline);
       }
     } else {
@@ -144,7 +144,7 @@ final class ImageCopier {
     return Duration.ofNanos(nanos);
   }
 
-  private static Duration min(Duration timeout) {
+  private static Duration freezeWait(Duration timeout) {
     return timeout.compareTo(MAX_FREEZE_WAIT) < 0 ? timeout : MAX_FREEZE_WAIT;
   }
 

@@ -16,7 +16,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -83,7 +82,7 @@ public final class VolumeManager {
             "name:volume:" + spec.name(), "volume name '" + spec.name() + "'", NAME_WAIT)) {
       Optional<VolumeRecord> existing = catalog.volumeByName(spec.name());
       if (existing.isPresent()) {
-        return requireCompatible(existing.get(), spec);
+        return VolumeSpecChecks.requireCompatible(existing.get(), spec);
       }
       if (catalog.volumeCount() >= config.maxVolumes()) {
         throw CsiException.resourceExhausted(
@@ -107,7 +106,7 @@ public final class VolumeManager {
           catalog
               .snapshot(source.id())
               .orElseThrow(() -> CsiException.notFound("snapshot %s does not exist", source.id()));
-      requireRestorable(
+      VolumeSpecChecks.requireRestorable(
           spec, snapshot.sourceAccessType(), snapshot.fsType(), "snapshot " + snapshot.id());
       try (OperationLocks.Held held =
           locks.tryAcquire(snapshot.id(), "snapshot " + snapshot.id())) {
@@ -127,7 +126,8 @@ public final class VolumeManager {
         catalog
             .volume(source.id())
             .orElseThrow(() -> CsiException.notFound("volume %s does not exist", source.id()));
-    requireRestorable(spec, origin.accessType(), origin.fsType(), "volume " + origin.id());
+    VolumeSpecChecks.requireRestorable(
+        spec, origin.accessType(), origin.fsType(), "volume " + origin.id());
     try (OperationLocks.Held held = locks.tryAcquire(origin.id(), "volume " + origin.id())) {
       long size = sizeFor(spec, origin.sizeBytes());
       return assemble(
@@ -147,18 +147,6 @@ public final class VolumeManager {
     return spec.accessType() == AccessType.MOUNT
         ? VolumeFilesystems.wasFormatted(sourceFormatted, sourceImage, host)
         : null;
-  }
-
-  private static void requireRestorable(
-      VolumeSpec spec, AccessType sourceType, String sourceFs, String what) {
-    if (spec.accessType() == AccessType.MOUNT && sourceType == AccessType.BLOCK) {
-      throw CsiException.invalidArgument(
-          "%s is a block volume; it can only be restored as a block volume", what);
-    }
-    if (spec.accessType() == AccessType.MOUNT && !Objects.equals(spec.fsType(), sourceFs)) {
-      throw CsiException.invalidArgument(
-          "%s holds an %s filesystem; cannot provide it as %s", what, sourceFs, spec.fsType());
-    }
   }
 
   private long sizeFor(VolumeSpec spec, long sourceSize) {
@@ -207,26 +195,6 @@ public final class VolumeManager {
     } catch (IOException | RuntimeException e) {
       throw Assembling.abandon(assembled, "volume '" + spec.name() + "'", e);
     }
-  }
-
-  private static VolumeRecord requireCompatible(VolumeRecord existing, VolumeSpec spec) {
-    String conflict = null;
-    if (existing.accessType() != spec.accessType()) {
-      conflict = "access type " + existing.accessType();
-    } else if (!Objects.equals(existing.fsType(), spec.fsType())) {
-      conflict = "filesystem " + existing.fsType();
-    } else if (!Objects.equals(existing.contentSource(), spec.source())) {
-      conflict = "content source " + existing.contentSource();
-    } else if (spec.requiredBytes() > 0 && existing.sizeBytes() < spec.requiredBytes()
-        || spec.limitBytes() > 0 && existing.sizeBytes() > spec.limitBytes()) {
-      conflict = "size " + existing.sizeBytes() + " bytes";
-    }
-    if (conflict != null) {
-      throw CsiException.alreadyExists(
-          "volume '%s' already exists as %s with %s, which this request does not match",
-          spec.name(), existing.id(), conflict);
-    }
-    return existing;
   }
 
   /** Deletes a volume; an unknown id is already deleted. A staged volume is refused. */

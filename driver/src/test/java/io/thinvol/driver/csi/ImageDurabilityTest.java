@@ -4,11 +4,7 @@ import static io.thinvol.driver.csi.MountLifecycleTest.snapshotSource;
 import static io.thinvol.driver.csi.MountLifecycleTest.volumeSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import csi.v1.CapacityRange;
-import csi.v1.CreateSnapshotRequest;
-import csi.v1.CreateVolumeRequest;
 import csi.v1.VolumeCapability;
-import csi.v1.VolumeContentSource;
 import io.thinvol.driver.DriverHarness;
 import io.thinvol.driver.client.Capabilities;
 import io.thinvol.driver.preflight.DataFiles;
@@ -38,25 +34,16 @@ class ImageDurabilityTest {
 
       driver.stage(origin, driver.staging("origin"), EXT4);
       DataFiles.writeRandom(driver.staging("origin").resolve("data.bin"), 4 * MIB);
-      String snapshot =
-          driver
-              .csi()
-              .controller()
-              .createSnapshot(
-                  CreateSnapshotRequest.newBuilder()
-                      .setName("durable")
-                      .setSourceVolumeId(origin)
-                      .build())
-              .getSnapshot()
-              .getSnapshotId();
+      String snapshot = driver.csi().createSnapshot("durable", origin);
       assertSyncedAfterItsCopy(
           driver,
           DataLayout.creating(new DataLayout(driver.dataDir()).snapshotDir(snapshot))
               .resolve(DataLayout.IMAGE));
 
-      String clone = createFrom(driver, "clone", volumeSource(origin));
+      String clone = driver.csi().createVolume("clone", 64 * MIB, EXT4, volumeSource(origin));
       assertSyncedAfterItsCopy(driver, volumeImage(driver, clone));
-      String restored = createFrom(driver, "restored", snapshotSource(snapshot));
+      String restored =
+          driver.csi().createVolume("restored", 64 * MIB, EXT4, snapshotSource(snapshot));
       assertSyncedAfterItsCopy(driver, volumeImage(driver, restored));
 
       driver.unstage(origin, driver.staging("origin"));
@@ -82,20 +69,5 @@ class ImageDurabilityTest {
       }
     }
     assertThat(synced).as("the fsync comes after the copy into %s", image).isGreaterThan(copied);
-  }
-
-  private static String createFrom(DriverHarness driver, String name, VolumeContentSource source) {
-    return driver
-        .csi()
-        .controller()
-        .createVolume(
-            CreateVolumeRequest.newBuilder()
-                .setName(name)
-                .setCapacityRange(CapacityRange.newBuilder().setRequiredBytes(64 * MIB))
-                .addVolumeCapabilities(EXT4)
-                .setVolumeContentSource(source)
-                .build())
-        .getVolume()
-        .getVolumeId();
   }
 }

@@ -3,9 +3,6 @@ package io.thinvol.driver.csi;
 import static io.thinvol.driver.csi.MountLifecycleTest.snapshotSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import csi.v1.CapacityRange;
-import csi.v1.CreateSnapshotRequest;
-import csi.v1.CreateVolumeRequest;
 import csi.v1.VolumeCapability;
 import io.thinvol.driver.DriverHarness;
 import io.thinvol.driver.XfsDataDir;
@@ -39,9 +36,10 @@ class ReflinkSnapshotTest {
         DataFiles.writeRandomToDevice(device, 16 * MIB);
         String written = DataFiles.sha256Prefix(device, 64 * MIB);
 
-        String snapshot = snapshot(driver, "block-snap", block);
+        String snapshot = driver.csi().createSnapshot("block-snap", block);
         assertThat(DataFiles.sha256(layout.snapshotImage(snapshot))).isEqualTo(written);
-        String restored = restore(driver, "block-restored", snapshot, BLOCK);
+        String restored =
+            driver.csi().createVolume("block-restored", 64 * MIB, BLOCK, snapshotSource(snapshot));
         assertThat(DataFiles.sha256(layout.volumeImage(restored))).isEqualTo(written);
         assertThat(driver.gate().finished())
             .as("every copy is a reflink")
@@ -53,7 +51,7 @@ class ReflinkSnapshotTest {
         Path staging = driver.staging("fs");
         driver.stage(fs, staging, EXT4);
         String data = DataFiles.writeRandom(staging.resolve("data.bin"), 32 * MIB);
-        String fsSnapshot = snapshot(driver, "fs-snap", fs);
+        String fsSnapshot = driver.csi().createSnapshot("fs-snap", fs);
         List<List<String>> commands = driver.gate().finished();
         int frozen = commands.indexOf(List.of("fsfreeze", "--freeze", staging.toString()));
         int thawed = commands.indexOf(List.of("fsfreeze", "--unfreeze", staging.toString()));
@@ -68,7 +66,8 @@ class ReflinkSnapshotTest {
                     DataLayout.creating(layout.snapshotDir(fsSnapshot))
                         .resolve(DataLayout.IMAGE)
                         .toString()));
-        String fsRestored = restore(driver, "fs-restored", fsSnapshot, EXT4);
+        String fsRestored =
+            driver.csi().createVolume("fs-restored", 64 * MIB, EXT4, snapshotSource(fsSnapshot));
         driver.stage(fsRestored, driver.staging("fs-restored"), EXT4);
         assertThat(DataFiles.sha256(driver.staging("fs-restored").resolve("data.bin")))
             .isEqualTo(data);
@@ -80,31 +79,5 @@ class ReflinkSnapshotTest {
       }
       assertThat(xfs.leaked()).isEmpty();
     }
-  }
-
-  private static String snapshot(DriverHarness driver, String name, String volumeId) {
-    return driver
-        .csi()
-        .controller()
-        .createSnapshot(
-            CreateSnapshotRequest.newBuilder().setName(name).setSourceVolumeId(volumeId).build())
-        .getSnapshot()
-        .getSnapshotId();
-  }
-
-  private static String restore(
-      DriverHarness driver, String name, String snapshotId, VolumeCapability capability) {
-    return driver
-        .csi()
-        .controller()
-        .createVolume(
-            CreateVolumeRequest.newBuilder()
-                .setName(name)
-                .setCapacityRange(CapacityRange.newBuilder().setRequiredBytes(64 * MIB))
-                .addVolumeCapabilities(capability)
-                .setVolumeContentSource(snapshotSource(snapshotId))
-                .build())
-        .getVolume()
-        .getVolumeId();
   }
 }
