@@ -81,7 +81,12 @@ final class Freezes {
             "the driver stopped while volume {} was frozen at {}; thawing it",
             marker.getFileName(),
             mountPoint);
-        thaw(marker, mountPoint);
+        try {
+          thaw(marker, mountPoint);
+        } catch (RuntimeException e) {
+          // The marker stays for the next start; the other volumes must not stay offline.
+          log.error("cannot thaw {}: {}", mountPoint, e.getMessage());
+        }
       }
     } catch (IOException e) {
       throw new IllegalStateException("cannot read the freeze markers in " + dir, e);
