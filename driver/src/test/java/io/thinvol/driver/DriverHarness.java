@@ -14,6 +14,7 @@ import io.thinvol.driver.store.Catalog;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -28,6 +29,7 @@ public final class DriverHarness implements AutoCloseable {
   private final Path root;
   private final Path dataDir;
   private final DriverConfig config;
+  private final SmallFilesystem dataFs;
   private final GatedRunner runner = new GatedRunner("fstrim");
   private Driver driver;
   private CsiClient client;
@@ -42,20 +44,47 @@ public final class DriverHarness implements AutoCloseable {
     return new DriverHarness(Files.createTempDirectory("thinvol-test-"), true);
   }
 
+  /**
+   * A driver whose data dir is a small filesystem of its own ({@code bytes}, ext4 on a loop
+   * device), holding at most {@code maxVolumes} volumes.
+   */
+  public static DriverHarness onSmallDataDir(long bytes, int maxVolumes) throws IOException {
+    SmallFilesystem fs = new SmallFilesystem(bytes);
+    try {
+      return new DriverHarness(
+          Files.createTempDirectory("thinvol-test-"), fs.mountPoint(), fs, maxVolumes, false);
+    } catch (IOException | RuntimeException e) {
+      fs.close();
+      throw e;
+    }
+  }
+
   private DriverHarness(Path root, boolean nodeExpansion) throws IOException {
+    this(root, root.resolve("data"), null, 1000, nodeExpansion);
+  }
+
+  private DriverHarness(
+      Path root, Path dataDir, SmallFilesystem dataFs, int maxVolumes, boolean nodeExpansion)
+      throws IOException {
     this.root = root;
-    this.dataDir = root.resolve("data");
+    this.dataDir = dataDir;
+    this.dataFs = dataFs;
     this.config =
         new DriverConfig(
             "unix://" + root.resolve("csi.sock"),
             "test.thinvol.io",
             NODE,
             dataDir,
-            1000,
+            maxVolumes,
             1.0,
             "test",
             nodeExpansion);
     start();
+  }
+
+  /** The data dir's own filesystem, for {@link #onSmallDataDir}. */
+  public SmallFilesystem dataFilesystem() {
+    return dataFs;
   }
 
   public void start() throws IOException {
@@ -156,7 +185,13 @@ public final class DriverHarness implements AutoCloseable {
     try {
       stop();
     } finally {
-      List<String> leaked = HostCleanup.release(root);
+      List<String> leaked = new ArrayList<>(HostCleanup.release(root));
+      if (dataFs != null) {
+        // the volumes' mounts and devices live under the data dir, outside the root
+        leaked.addAll(HostCleanup.release(dataDir.resolve("volumes")));
+        leaked.addAll(HostCleanup.release(dataDir.resolve("snapshots")));
+        dataFs.close();
+      }
       Catalog.removeTree(root);
       assertThat(leaked).as("mounts or loop devices the test left behind").isEmpty();
     }

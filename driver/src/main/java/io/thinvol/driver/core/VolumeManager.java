@@ -70,11 +70,6 @@ public final class VolumeManager {
       if (existing.isPresent()) {
         return requireCompatible(existing.get(), spec);
       }
-      if (catalog.volumeCount() >= config.maxVolumes()) {
-        throw CsiException.resourceExhausted(
-            "node %s already holds %d volumes, its maximum (--max-volumes)",
-            config.nodeId(), config.maxVolumes());
-      }
       return spec.source() == null ? createEmpty(spec) : createFromSource(spec);
     }
   }
@@ -139,16 +134,8 @@ public final class VolumeManager {
 
   private long sizeFor(VolumeSpec spec, long sourceSize) {
     long floor = Math.max(SizePolicy.minimum(spec.accessType(), spec.fsType()), sourceSize);
-    Capacity now = capacity.current();
-    long size =
-        SizePolicy.resolve(spec.requiredBytes(), spec.limitBytes(), floor, SizePolicy.MAXIMUM_SIZE);
-    if (size > now.availableBytes()) {
-      throw CsiException.resourceExhausted(
-          "node %s can promise %d more bytes, %d were asked for (data dir %s, overprovision"
-              + " ratio %.2f)",
-          config.nodeId(), now.availableBytes(), size, layout.root(), config.overprovisionRatio());
-    }
-    return size;
+    return SizePolicy.resolve(
+        spec.requiredBytes(), spec.limitBytes(), floor, SizePolicy.MAXIMUM_SIZE);
   }
 
   private interface ImageWriter {
@@ -158,7 +145,7 @@ public final class VolumeManager {
   private VolumeRecord assemble(VolumeSpec spec, long size, boolean grow, ImageWriter writer) {
     String id = Ids.newVolumeId();
     Path assembled = DataLayout.creating(layout.volumeDir(id));
-    try {
+    try (CapacityGauge.Reservation reserved = capacity.reserveVolume(size)) {
       Files.createDirectories(assembled);
       writer.write(assembled.resolve(DataLayout.IMAGE));
       VolumeRecord record =
@@ -175,7 +162,7 @@ public final class VolumeManager {
               grow && spec.accessType() == AccessType.MOUNT);
       Catalog.writeMeta(assembled, record);
       catalog.publish(record, assembled);
-      capacity.promised(size);
+      reserved.keep();
       log.info("created volume {} ('{}', {} bytes, {})", id, spec.name(), size, spec.accessType());
       return record;
     } catch (IOException | RuntimeException e) {
@@ -220,7 +207,7 @@ public final class VolumeManager {
             volumeId, config.nodeId(), attached.get().path());
       }
       catalog.removeVolume(record.get());
-      capacity.promised(-record.get().sizeBytes());
+      capacity.volumeDeleted(record.get());
       log.info("deleted volume {} ('{}')", volumeId, record.get().name());
     } catch (IOException e) {
       throw CsiException.internal("cannot delete volume " + volumeId + ": " + e.getMessage(), e);
@@ -244,18 +231,12 @@ public final class VolumeManager {
       return record;
     }
     long size = SizePolicy.resolve(required, limit, record.sizeBytes(), SizePolicy.MAXIMUM_SIZE);
-    long growth = size - record.sizeBytes();
-    Capacity now = capacity.current();
-    if (growth > now.availableBytes()) {
-      throw CsiException.outOfRange(
-          "growing volume %s by %d bytes exceeds what node %s can still promise (%d bytes)",
-          volumeId, growth, config.nodeId(), now.availableBytes());
-    }
-    try {
+    try (CapacityGauge.Reservation reserved =
+        capacity.reserveGrowth(volumeId, size - record.sizeBytes())) {
       allocateSparse(layout.volumeImage(volumeId), size);
       VolumeRecord grown = record.withSize(size, record.accessType() == AccessType.MOUNT);
       catalog.update(grown);
-      capacity.promised(growth);
+      reserved.keep();
       log.info("expanded volume {} from {} to {} bytes", volumeId, record.sizeBytes(), size);
       return grown;
     } catch (IOException e) {
@@ -278,10 +259,12 @@ public final class VolumeManager {
       try (OperationLocks.Held held =
           locks.tryAcquire(sourceVolumeId, "volume " + sourceVolumeId)) {
         VolumeRecord source = requireVolume(sourceVolumeId);
-        requireSpaceForCopy(source);
         String id = Ids.newSnapshotId();
         Path assembled = DataLayout.creating(layout.snapshotDir(id));
-        try {
+        // A sparse copy allocates at most what the source occupies.
+        try (CapacityGauge.Reservation reserved =
+            capacity.reserveSnapshot(
+                host.stats().allocatedBytes(layout.volumeImage(source.id())))) {
           Files.createDirectories(assembled);
           copyConsistent(source, assembled.resolve(DataLayout.IMAGE));
           SnapshotRecord record =
@@ -295,23 +278,15 @@ public final class VolumeManager {
                   source.fsType(),
                   Instant.now().toString());
           Catalog.writeMeta(assembled, record);
+          long allocated = host.stats().allocatedBytes(assembled.resolve(DataLayout.IMAGE));
           catalog.publish(record, assembled);
+          reserved.keepSnapshot(id, allocated);
           log.info("created snapshot {} ('{}') of volume {}", id, name, source.id());
           return record;
         } catch (IOException | RuntimeException e) {
           throw abandon(assembled, "snapshot '" + name + "'", e);
         }
       }
-    }
-  }
-
-  private void requireSpaceForCopy(VolumeRecord source) {
-    long needed = host.stats().allocatedBytes(layout.volumeImage(source.id()));
-    long usable = layout.root().toFile().getUsableSpace();
-    if (needed > usable) {
-      throw CsiException.resourceExhausted(
-          "a snapshot of volume %s needs %d bytes; the data dir %s has %d free",
-          source.id(), needed, layout.root(), usable);
     }
   }
 
@@ -323,6 +298,7 @@ public final class VolumeManager {
       Optional<SnapshotRecord> record = catalog.snapshot(snapshotId);
       if (record.isPresent()) {
         catalog.removeSnapshot(record.get());
+        capacity.snapshotDeleted(snapshotId);
         log.info("deleted snapshot {} ('{}')", snapshotId, record.get().name());
       }
     } catch (IOException e) {
