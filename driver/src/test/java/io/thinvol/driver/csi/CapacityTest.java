@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import csi.v1.CreateSnapshotRequest;
 import csi.v1.GetCapacityRequest;
-import csi.v1.VolumeContentSource;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.thinvol.driver.DriverHarness;
@@ -97,10 +96,7 @@ class CapacityTest {
                       name,
                       8 * MIB,
                       Capabilities.block(),
-                      VolumeContentSource.newBuilder()
-                          .setVolume(
-                              VolumeContentSource.VolumeSource.newBuilder().setVolumeId(origin))
-                          .build()));
+                      MountLifecycleTest.volumeSource(origin)));
     }
 
     assertThat(capacity()).isEqualTo(before);
