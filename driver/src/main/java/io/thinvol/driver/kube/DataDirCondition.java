@@ -1,13 +1,14 @@
 package io.thinvol.driver.kube;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.thinvol.driver.core.DataDirHealth;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -92,7 +93,7 @@ public final class DataDirCondition implements AutoCloseable {
   private void checkQuietly() {
     try {
       check();
-    } catch (KubernetesClientException | IllegalStateException e) {
+    } catch (RuntimeException e) { // an escaping exception would end the schedule
       log.warn(
           "cannot report the data dir's state on pod {}/{}: {}", namespace, pod, e.getMessage());
     }
@@ -111,12 +112,10 @@ public final class DataDirCondition implements AutoCloseable {
             : String.format(
                 "%d of %d bytes available in %s",
                 state.availableBytes(), state.totalBytes(), state.root()));
-    condition.put(
-        "lastTransitionTime",
-        clock.instant().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString());
+    condition.put("lastTransitionTime", clock.instant().truncatedTo(ChronoUnit.SECONDS).toString());
     try {
       return JSON.writeValueAsString(Map.of("status", Map.of("conditions", List.of(condition))));
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+    } catch (JsonProcessingException e) {
       throw new IllegalStateException(e);
     }
   }
