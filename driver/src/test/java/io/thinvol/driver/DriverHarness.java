@@ -14,6 +14,7 @@ import io.thinvol.driver.store.Catalog;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -28,18 +29,20 @@ public final class DriverHarness implements AutoCloseable {
   private final Path root;
   private final Path dataDir;
   private final DriverConfig config;
+  private final SmallFilesystem dataFs;
   private final GatedRunner runner;
   private Driver driver;
   private CsiClient client;
   private AddonsClient addons;
 
   public DriverHarness() throws IOException {
-    this(Files.createTempDirectory("thinvol-test-"), null, false, "fstrim");
+    this(Files.createTempDirectory("thinvol-test-"), null, null, 1000, false, "fstrim");
   }
 
   /** A driver that grows images in NodeExpandVolume (--expansion=node). */
   public static DriverHarness withNodeExpansion() throws IOException {
-    return new DriverHarness(Files.createTempDirectory("thinvol-test-"), null, true, "fstrim");
+    return new DriverHarness(
+        Files.createTempDirectory("thinvol-test-"), null, null, 1000, true, "fstrim");
   }
 
   /**
@@ -47,18 +50,47 @@ public final class DriverHarness implements AutoCloseable {
    * unmounts) and whose runner gates {@code program}.
    */
   public static DriverHarness on(Path dataDir, String program) throws IOException {
-    return new DriverHarness(Files.createTempDirectory("thinvol-test-"), dataDir, false, program);
+    return new DriverHarness(
+        Files.createTempDirectory("thinvol-test-"), dataDir, null, 1000, false, program);
   }
 
   /** A driver whose runner gates {@code program} (see {@link #gate()}). */
   public static DriverHarness gating(String program) throws IOException {
-    return new DriverHarness(Files.createTempDirectory("thinvol-test-"), null, false, program);
+    return new DriverHarness(
+        Files.createTempDirectory("thinvol-test-"), null, null, 1000, false, program);
   }
 
-  private DriverHarness(Path root, Path dataDir, boolean nodeExpansion, String gatedProgram)
+  /**
+   * A driver whose data dir is a small filesystem of its own ({@code bytes}, ext4 on a loop
+   * device), holding at most {@code maxVolumes} volumes.
+   */
+  public static DriverHarness onSmallDataDir(long bytes, int maxVolumes) throws IOException {
+    SmallFilesystem fs = new SmallFilesystem(bytes);
+    try {
+      return new DriverHarness(
+          Files.createTempDirectory("thinvol-test-"),
+          fs.mountPoint(),
+          fs,
+          maxVolumes,
+          false,
+          "fstrim");
+    } catch (IOException | RuntimeException e) {
+      fs.close();
+      throw e;
+    }
+  }
+
+  private DriverHarness(
+      Path root,
+      Path dataDir,
+      SmallFilesystem dataFs,
+      int maxVolumes,
+      boolean nodeExpansion,
+      String gatedProgram)
       throws IOException {
     this.root = root;
     this.dataDir = dataDir == null ? root.resolve("data") : dataDir;
+    this.dataFs = dataFs;
     this.runner = new GatedRunner(gatedProgram);
     this.config =
         new DriverConfig(
@@ -66,11 +98,16 @@ public final class DriverHarness implements AutoCloseable {
             "test.thinvol.io",
             NODE,
             this.dataDir,
-            1000,
+            maxVolumes,
             1.0,
             "test",
             nodeExpansion);
     start();
+  }
+
+  /** The data dir's own filesystem, for {@link #onSmallDataDir}. */
+  public SmallFilesystem dataFilesystem() {
+    return dataFs;
   }
 
   public void start() throws IOException {
@@ -176,7 +213,13 @@ public final class DriverHarness implements AutoCloseable {
     try {
       stop();
     } finally {
-      List<String> leaked = HostCleanup.release(root);
+      List<String> leaked = new ArrayList<>(HostCleanup.release(root));
+      if (dataFs != null) {
+        // the volumes' mounts and devices live under the data dir, outside the root
+        leaked.addAll(HostCleanup.release(dataDir.resolve("volumes")));
+        leaked.addAll(HostCleanup.release(dataDir.resolve("snapshots")));
+        dataFs.close();
+      }
       Catalog.removeTree(root);
       assertThat(leaked).as("mounts or loop devices the test left behind").isEmpty();
     }

@@ -4,12 +4,15 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.thinvol.driver.auth.KubernetesTokenVerifier;
 import io.thinvol.driver.config.AddonsConfig;
 import io.thinvol.driver.config.DriverConfig;
+import io.thinvol.driver.kube.DataDirCondition;
 import io.thinvol.driver.metrics.HttpEndpoints;
 import io.thinvol.driver.server.Driver;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -27,6 +30,8 @@ import picocli.CommandLine.Option;
 public final class DriverCommand implements Callable<Integer> {
 
   private static final Logger log = LoggerFactory.getLogger(DriverCommand.class);
+  // How often the data dir is checked for the Pod condition (statfs; API calls only on change).
+  private static final Duration CONDITION_PERIOD = Duration.ofSeconds(30);
 
   @Option(
       names = "--csi-endpoint",
@@ -126,6 +131,14 @@ public final class DriverCommand implements Callable<Integer> {
   int httpPort;
 
   @Option(
+      names = "--pod-name",
+      defaultValue = "${env:POD_NAME}",
+      description =
+          "This driver's Pod (env POD_NAME, in POD_NAMESPACE): a full data dir is reported as its"
+              + " condition thinvol.io/DataDirFull. Default: none, nothing is reported")
+  String podName;
+
+  @Option(
       names = "--log-level",
       defaultValue = "${env:THINVOL_LOG_LEVEL:-INFO}",
       description =
@@ -169,10 +182,24 @@ public final class DriverCommand implements Callable<Integer> {
                 ? new KubernetesTokenVerifier(() -> new KubernetesClientBuilder().build())
                 : null);
     HttpEndpoints http = httpPort > 0 ? driver.serveHttp(httpPort) : null;
+    String podNamespace = System.getenv("POD_NAMESPACE");
+    DataDirCondition condition =
+        podName == null || podName.isBlank() || podNamespace == null
+            ? null
+            : new DataDirCondition(
+                    driver.dataDirHealth(),
+                    () -> new KubernetesClientBuilder().build(),
+                    podNamespace,
+                    podName,
+                    Clock.systemUTC())
+                .start(CONDITION_PERIOD);
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
                 () -> {
+                  if (condition != null) {
+                    condition.close();
+                  }
                   if (http != null) {
                     http.close();
                   }

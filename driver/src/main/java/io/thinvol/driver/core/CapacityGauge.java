@@ -4,21 +4,31 @@ import io.thinvol.driver.config.DriverConfig;
 import io.thinvol.driver.host.HostTools;
 import io.thinvol.driver.store.Catalog;
 import io.thinvol.driver.store.DataLayout;
+import io.thinvol.driver.store.SnapshotRecord;
 import io.thinvol.driver.store.VolumeRecord;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * How many bytes of new volumes this node can still promise:
  *
- * <pre>(free bytes of the data dir + bytes the volume images occupy) x ratio - sizes promised</pre>
+ * <pre>(disk - snapshot bytes) x ratio - volume sizes</pre>
  *
- * <p>The first term is the disk space thinvol's volumes can use. It only changes when something
- * else on that filesystem grows or shrinks (an image filling up moves bytes from "free" to
- * "occupied"), so it is measured at most every few seconds, which keeps CreateVolume free of host
- * commands. Snapshots are not counted as occupied by volumes: they reduce capacity.
+ * <p>{@code disk} is the space thinvol's images can use: the data dir's free bytes plus the bytes
+ * every image (volume or snapshot) occupies. It only changes when something else on that filesystem
+ * grows or shrinks, so it is measured at most every few seconds, which keeps CreateVolume free of
+ * host commands. Volumes are promised their logical size; a snapshot is never written after it is
+ * taken, so it takes exactly the bytes its copy allocated, and those real bytes are not
+ * overprovisioned.
+ *
+ * <p>Checks and reservations happen in one step under one lock: a {@link Reservation} is taken
+ * before an image is written and counts at once (GetCapacity sees it), and is given back when the
+ * write fails. The lock is never held across a host command.
  */
 final class CapacityGauge {
 
@@ -28,8 +38,12 @@ final class CapacityGauge {
   private final DataLayout layout;
   private final Catalog catalog;
   private final HostTools host;
-  private final AtomicLong promised = new AtomicLong();
-  private volatile long baseBytes;
+  private final Object measuring = new Object();
+  private final Map<String, Long> snapshotSizes = new HashMap<>();
+  private long volumeBytes;
+  private int volumeCount;
+  private long snapshotBytes;
+  private volatile long diskBytes;
   private volatile long measuredAt;
 
   CapacityGauge(DriverConfig config, DataLayout layout, Catalog catalog, HostTools host) {
@@ -37,28 +51,178 @@ final class CapacityGauge {
     this.layout = layout;
     this.catalog = catalog;
     this.host = host;
-    promised.set(catalog.volumes().stream().mapToLong(VolumeRecord::sizeBytes).sum());
+    for (VolumeRecord volume : catalog.volumes()) {
+      volumeBytes += volume.sizeBytes();
+      volumeCount++;
+    }
+    List<SnapshotRecord> snapshots = catalog.snapshots();
+    Map<Path, Long> allocated =
+        host.stats()
+            .allocatedBytes(snapshots.stream().map(s -> layout.snapshotImage(s.id())).toList());
+    for (SnapshotRecord snapshot : snapshots) {
+      long bytes = allocated.getOrDefault(layout.snapshotImage(snapshot.id()), 0L);
+      snapshotSizes.put(snapshot.id(), bytes);
+      snapshotBytes += bytes;
+    }
     measuredAt = System.nanoTime() - REFRESH.toNanos() - 1;
+    measure();
   }
 
   Capacity current() {
-    if (System.nanoTime() - measuredAt > REFRESH.toNanos()) {
+    refreshIfStale();
+    synchronized (this) {
+      long available = available();
+      return new Capacity(available, available);
+    }
+  }
+
+  /**
+   * Reserves a new volume of {@code bytes}: refused when the node holds {@code --max-volumes}
+   * volumes (reserved ones included) or cannot promise the bytes.
+   */
+  Reservation reserveVolume(long bytes) {
+    refreshIfStale();
+    synchronized (this) {
+      if (volumeCount >= config.maxVolumes()) {
+        throw CsiException.resourceExhausted(
+            "node %s already holds %d volumes, its maximum (--max-volumes)",
+            config.nodeId(), config.maxVolumes());
+      }
+      requireAvailable(bytes, "a volume of " + bytes + " bytes");
+      volumeBytes += bytes;
+      volumeCount++;
+      return new Reservation(this, bytes, 1, 0);
+    }
+  }
+
+  /** Reserves the growth of an existing volume; refused with OUT_OF_RANGE when it cannot be. */
+  Reservation reserveGrowth(String volumeId, long bytes) {
+    refreshIfStale();
+    synchronized (this) {
+      long available = available();
+      if (bytes > available) {
+        throw CsiException.outOfRange(
+            "growing volume %s by %d bytes exceeds what node %s can still promise (%d bytes)",
+            volumeId, bytes, config.nodeId(), available);
+      }
+      volumeBytes += bytes;
+      return new Reservation(this, bytes, 0, 0);
+    }
+  }
+
+  /**
+   * Reserves room for a snapshot that will allocate at most {@code bytes}; {@link
+   * Reservation#keepSnapshot} records what the copy really allocated.
+   */
+  Reservation reserveSnapshot(long bytes) {
+    refreshIfStale();
+    synchronized (this) {
+      requireAvailable(bytes, "a snapshot occupying " + bytes + " bytes");
+      snapshotBytes += bytes;
+      return new Reservation(this, 0, 0, bytes);
+    }
+  }
+
+  synchronized void volumeDeleted(VolumeRecord volume) {
+    volumeBytes -= volume.sizeBytes();
+    volumeCount--;
+  }
+
+  synchronized void snapshotDeleted(String snapshotId) {
+    Long bytes = snapshotSizes.remove(snapshotId);
+    if (bytes != null) {
+      snapshotBytes -= bytes;
+    }
+  }
+
+  private void requireAvailable(long bytes, String what) {
+    long available = available();
+    if (bytes > available) {
+      throw CsiException.resourceExhausted(
+          "node %s can promise %d more bytes, %s was asked for (data dir %s, overprovision ratio"
+              + " %.2f)",
+          config.nodeId(), available, what, layout.root(), config.overprovisionRatio());
+    }
+  }
+
+  // Snapshot bytes are real bytes: they come off the disk before the ratio applies.
+  private long available() {
+    long usable = (long) Math.floor((diskBytes - snapshotBytes) * config.overprovisionRatio());
+    return Math.max(0, usable - volumeBytes);
+  }
+
+  private synchronized void release(long bytes, int volumes, long snapshot) {
+    volumeBytes -= bytes;
+    volumeCount -= volumes;
+    snapshotBytes -= snapshot;
+  }
+
+  private synchronized void keepSnapshot(String snapshotId, long reserved, long allocated) {
+    snapshotBytes += allocated - reserved;
+    snapshotSizes.put(snapshotId, allocated);
+  }
+
+  private boolean stale() {
+    return System.nanoTime() - measuredAt > REFRESH.toNanos();
+  }
+
+  private void refreshIfStale() {
+    if (stale()) {
       measure();
     }
-    long usable = (long) Math.floor(baseBytes * config.overprovisionRatio());
-    long available = Math.max(0, usable - promised.get());
-    return new Capacity(available, available);
   }
 
-  void promised(long delta) {
-    promised.addAndGet(delta);
+  private void measure() {
+    synchronized (measuring) {
+      if (!stale()) {
+        return; // another caller measured while this one waited
+      }
+      List<Path> images = new ArrayList<>();
+      Stream.concat(
+              catalog.volumes().stream().map(v -> layout.volumeImage(v.id())),
+              catalog.snapshots().stream().map(s -> layout.snapshotImage(s.id())))
+          .forEach(images::add);
+      long occupied =
+          host.stats().allocatedBytes(images).values().stream().mapToLong(Long::longValue).sum();
+      diskBytes = layout.root().toFile().getUsableSpace() + occupied;
+      measuredAt = System.nanoTime();
+    }
   }
 
-  private synchronized void measure() {
-    List<Path> images = catalog.volumes().stream().map(v -> layout.volumeImage(v.id())).toList();
-    long occupied =
-        host.stats().allocatedBytes(images).values().stream().mapToLong(Long::longValue).sum();
-    baseBytes = layout.root().toFile().getUsableSpace() + occupied;
-    measuredAt = System.nanoTime();
+  /**
+   * Capacity taken for an image being written. Closing it gives the capacity back unless the image
+   * was kept; use it in try-with-resources around the write.
+   */
+  static final class Reservation implements AutoCloseable {
+    private final CapacityGauge gauge;
+    private final long volumeBytes;
+    private final int volumes;
+    private final long snapshotBytes;
+    private boolean kept;
+
+    private Reservation(CapacityGauge gauge, long volumeBytes, int volumes, long snapshotBytes) {
+      this.gauge = gauge;
+      this.volumeBytes = volumeBytes;
+      this.volumes = volumes;
+      this.snapshotBytes = snapshotBytes;
+    }
+
+    /** The image exists: what was reserved is now promised. */
+    void keep() {
+      kept = true;
+    }
+
+    /** The snapshot exists and occupies {@code allocated} bytes, which replace the reservation. */
+    void keepSnapshot(String snapshotId, long allocated) {
+      gauge.keepSnapshot(snapshotId, snapshotBytes, allocated);
+      kept = true;
+    }
+
+    @Override
+    public void close() {
+      if (!kept) {
+        gauge.release(volumeBytes, volumes, snapshotBytes);
+      }
+    }
   }
 }

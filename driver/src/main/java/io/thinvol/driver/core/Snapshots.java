@@ -29,6 +29,7 @@ public final class Snapshots {
   private final OperationLocks locks;
   private final VolumeManager volumes;
   private final ImageCopier copier;
+  private final CapacityGauge capacity;
 
   Snapshots(
       DataLayout layout,
@@ -36,13 +37,15 @@ public final class Snapshots {
       HostTools host,
       OperationLocks locks,
       VolumeManager volumes,
-      ImageCopier copier) {
+      ImageCopier copier,
+      CapacityGauge capacity) {
     this.layout = layout;
     this.catalog = catalog;
     this.host = host;
     this.locks = locks;
     this.volumes = volumes;
     this.copier = copier;
+    this.capacity = capacity;
   }
 
   /** Takes a snapshot of a volume; the copy must fit in {@code budget} (the caller's deadline). */
@@ -61,10 +64,12 @@ public final class Snapshots {
       try (OperationLocks.Held held =
           locks.tryAcquire(sourceVolumeId, "volume " + sourceVolumeId)) {
         VolumeRecord source = volumes.requireVolume(sourceVolumeId);
-        requireSpaceForCopy(source);
         String id = Ids.newSnapshotId();
         Path assembled = DataLayout.creating(layout.snapshotDir(id));
-        try {
+        // A copy allocates at most what the source occupies; it keeps what it really took.
+        try (CapacityGauge.Reservation reserved =
+            capacity.reserveSnapshot(
+                host.stats().allocatedBytes(layout.volumeImage(source.id())))) {
           Files.createDirectories(assembled);
           Boolean formatted =
               source.accessType() == AccessType.MOUNT
@@ -84,23 +89,15 @@ public final class Snapshots {
                   Instant.now().toString(),
                   formatted);
           Catalog.writeMeta(assembled, record);
+          long allocated = host.stats().allocatedBytes(assembled.resolve(DataLayout.IMAGE));
           catalog.publish(record, assembled);
+          reserved.keepSnapshot(id, allocated);
           log.info("created snapshot {} ('{}') of volume {}", id, name, source.id());
           return record;
         } catch (IOException | RuntimeException e) {
           throw Assembling.abandon(assembled, "snapshot '" + name + "'", e);
         }
       }
-    }
-  }
-
-  private void requireSpaceForCopy(VolumeRecord source) {
-    long needed = host.stats().allocatedBytes(layout.volumeImage(source.id()));
-    long usable = layout.root().toFile().getUsableSpace();
-    if (needed > usable) {
-      throw CsiException.resourceExhausted(
-          "a snapshot of volume %s needs %d bytes; the data dir %s has %d free",
-          source.id(), needed, layout.root(), usable);
     }
   }
 
@@ -113,6 +110,7 @@ public final class Snapshots {
       Optional<SnapshotRecord> record = catalog.snapshot(snapshotId);
       if (record.isPresent()) {
         catalog.removeSnapshot(record.get());
+        capacity.snapshotDeleted(snapshotId);
         log.info("deleted snapshot {} ('{}')", snapshotId, record.get().name());
       }
     } catch (IOException e) {

@@ -81,6 +81,10 @@ final class VolumeFilesystems {
       host.mounts().mount(device.path(), stagingPath, fs.id(), options);
       table = host.mountTable();
     }
+    if (fsType(volume) == FsType.XFS) {
+      // on every stage, not only after mounting: a stage that failed here is retried
+      host.filesystems().boundXfsErrorRetries(device);
+    }
     if (volume.growFilesystemPending()) {
       grow(volume, device, stagingPath);
     }

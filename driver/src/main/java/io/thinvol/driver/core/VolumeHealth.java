@@ -7,15 +7,26 @@ import java.io.File;
 import java.nio.file.Path;
 import java.util.Set;
 
-/** The controller's view of a volume's health: its image file and whether it is attached. */
+/**
+ * A volume's health as the controller sees it: its image file, whether it is attached, and whether
+ * the data dir has room for the image to grow.
+ */
 public final class VolumeHealth {
 
   private final DataLayout layout;
   private final HostTools host;
+  private final DataDirHealth dataDir;
 
-  public VolumeHealth(DataLayout layout, HostTools host) {
+  public VolumeHealth(DataLayout layout, HostTools host, DataDirHealth dataDir) {
     this.layout = layout;
     this.host = host;
+    this.dataDir = dataDir;
+  }
+
+  /** Why the volume's image cannot take writes because of the data dir, or null. */
+  public String dataDirProblem(String volumeId) {
+    File image = layout.volumeImage(volumeId).toFile();
+    return dataDir.imageProblem(image.toPath(), image.length());
   }
 
   /** A view for one call: the attached loop devices are read once, not once per volume. */
@@ -47,7 +58,7 @@ public final class VolumeHealth {
             + " bytes, smaller than the volume's "
             + volume.sizeBytes();
       }
-      return null;
+      return dataDirProblem(volume.id());
     }
   }
 }

@@ -55,7 +55,7 @@ public final class VolumeManager {
     this.capacity = new CapacityGauge(config, layout, catalog, host);
     this.freezes = new Freezes(layout, host);
     this.copier = new ImageCopier(config, layout, host, freezes);
-    this.snapshots = new Snapshots(layout, catalog, host, locks, this, copier);
+    this.snapshots = new Snapshots(layout, catalog, host, locks, this, copier, capacity);
   }
 
   /** Undoes what a crash of the previous run left behind: thaws the filesystems it froze. */
@@ -83,11 +83,6 @@ public final class VolumeManager {
       Optional<VolumeRecord> existing = catalog.volumeByName(spec.name());
       if (existing.isPresent()) {
         return VolumeSpecChecks.requireCompatible(existing.get(), spec);
-      }
-      if (catalog.volumeCount() >= config.maxVolumes()) {
-        throw CsiException.resourceExhausted(
-            "node %s already holds %d volumes, its maximum (--max-volumes)",
-            config.nodeId(), config.maxVolumes());
       }
       return spec.source() == null ? createEmpty(spec) : createFromSource(spec, budget);
     }
@@ -151,16 +146,8 @@ public final class VolumeManager {
 
   private long sizeFor(VolumeSpec spec, long sourceSize) {
     long floor = Math.max(SizePolicy.minimum(spec.accessType(), spec.fsType()), sourceSize);
-    Capacity now = capacity.current();
-    long size =
-        SizePolicy.resolve(spec.requiredBytes(), spec.limitBytes(), floor, SizePolicy.MAXIMUM_SIZE);
-    if (size > now.availableBytes()) {
-      throw CsiException.resourceExhausted(
-          "node %s can promise %d more bytes, %d were asked for (data dir %s, overprovision"
-              + " ratio %.2f)",
-          config.nodeId(), now.availableBytes(), size, layout.root(), config.overprovisionRatio());
-    }
-    return size;
+    return SizePolicy.resolve(
+        spec.requiredBytes(), spec.limitBytes(), floor, SizePolicy.MAXIMUM_SIZE);
   }
 
   private interface ImageWriter {
@@ -171,7 +158,7 @@ public final class VolumeManager {
       VolumeSpec spec, long size, boolean grow, Boolean formatted, ImageWriter writer) {
     String id = Ids.newVolumeId();
     Path assembled = DataLayout.creating(layout.volumeDir(id));
-    try {
+    try (CapacityGauge.Reservation reserved = capacity.reserveVolume(size)) {
       Files.createDirectories(assembled);
       writer.write(assembled.resolve(DataLayout.IMAGE));
       VolumeRecord record =
@@ -189,7 +176,7 @@ public final class VolumeManager {
               formatted);
       Catalog.writeMeta(assembled, record);
       catalog.publish(record, assembled);
-      capacity.promised(size);
+      reserved.keep();
       log.info("created volume {} ('{}', {} bytes, {})", id, spec.name(), size, spec.accessType());
       return record;
     } catch (IOException | RuntimeException e) {
@@ -214,7 +201,7 @@ public final class VolumeManager {
             volumeId, config.nodeId(), attached.get().path());
       }
       catalog.removeVolume(record.get());
-      capacity.promised(-record.get().sizeBytes());
+      capacity.volumeDeleted(record.get());
       log.info("deleted volume {} ('{}')", volumeId, record.get().name());
     } catch (IOException e) {
       throw CsiException.internal("cannot delete volume " + volumeId + ": " + e.getMessage(), e);
@@ -238,18 +225,12 @@ public final class VolumeManager {
       return record;
     }
     long size = SizePolicy.resolve(required, limit, record.sizeBytes(), SizePolicy.MAXIMUM_SIZE);
-    long growth = size - record.sizeBytes();
-    Capacity now = capacity.current();
-    if (growth > now.availableBytes()) {
-      throw CsiException.outOfRange(
-          "growing volume %s by %d bytes exceeds what node %s can still promise (%d bytes)",
-          volumeId, growth, config.nodeId(), now.availableBytes());
-    }
-    try {
+    try (CapacityGauge.Reservation reserved =
+        capacity.reserveGrowth(volumeId, size - record.sizeBytes())) {
       allocateSparse(layout.volumeImage(volumeId), size);
       VolumeRecord grown = record.withSize(size, record.accessType() == AccessType.MOUNT);
       catalog.update(grown);
-      capacity.promised(growth);
+      reserved.keep();
       log.info("expanded volume {} from {} to {} bytes", volumeId, record.sizeBytes(), size);
       return grown;
     } catch (IOException e) {

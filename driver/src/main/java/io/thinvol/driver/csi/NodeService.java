@@ -23,8 +23,11 @@ import io.grpc.stub.StreamObserver;
 import io.thinvol.driver.config.DriverConfig;
 import io.thinvol.driver.core.CsiException;
 import io.thinvol.driver.core.NodeManager;
+import io.thinvol.driver.core.VolumeHealth;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Objects;
+import java.util.stream.Stream;
 
 /** CSI Node: stage (loop device + filesystem), publish (bind mounts), stats and expansion. */
 public final class NodeService extends NodeGrpc.NodeImplBase {
@@ -39,10 +42,12 @@ public final class NodeService extends NodeGrpc.NodeImplBase {
 
   private final DriverConfig config;
   private final NodeManager node;
+  private final VolumeHealth health;
 
-  public NodeService(DriverConfig config, NodeManager node) {
+  public NodeService(DriverConfig config, NodeManager node, VolumeHealth health) {
     this.config = config;
     this.node = node;
+    this.health = health;
   }
 
   @Override
@@ -127,11 +132,16 @@ public final class NodeService extends NodeGrpc.NodeImplBase {
           Requests.requirePresent(request.getVolumeId(), "volume_id");
           Path volumePath = Requests.path(request.getVolumePath(), "volume_path");
           Requests.optionalPath(request.getStagingTargetPath(), "staging_target_path");
-          NodeManager.Stats stats =
-              node.stats(Requests.volumeId(request.getVolumeId()), volumePath);
+          String volumeId = Requests.volumeId(request.getVolumeId());
+          NodeManager.Stats stats = node.stats(volumeId, volumePath);
+          String problem =
+              Stream.of(stats.problem(), health.dataDirProblem(volumeId))
+                  .filter(Objects::nonNull)
+                  .reduce((a, b) -> a + "; " + b)
+                  .orElse(null);
           NodeGetVolumeStatsResponse.Builder response =
               NodeGetVolumeStatsResponse.newBuilder()
-                  .setVolumeCondition(Messages.condition(stats.problem()));
+                  .setVolumeCondition(Messages.condition(problem));
           if (stats.filesystem() != null) {
             response
                 .addUsage(

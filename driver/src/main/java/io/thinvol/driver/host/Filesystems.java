@@ -1,5 +1,8 @@
 package io.thinvol.driver.host;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -11,6 +14,12 @@ public final class Filesystems {
   private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(30);
   private static final Duration LONG_TIMEOUT = Duration.ofMinutes(10);
   private static final int BLKID_NOTHING_FOUND = 2;
+
+  // Whichever comes first: a full data dir freed within half a minute loses nothing.
+  private static final String XFS_MAX_RETRIES = "600";
+  private static final String XFS_RETRY_TIMEOUT_SECONDS = "30";
+
+  private static final Path SYS_FS_XFS = Path.of("/sys/fs/xfs");
 
   private final CommandRunner runner;
 
@@ -95,6 +104,27 @@ public final class Filesystems {
   /** Writes out the filesystem's dirty data and commits its journal (syncfs). */
   public void sync(Path mountPoint, Duration timeout) {
     runner.run(timeout, List.of("sync", "--file-system", mountPoint.toString()));
+  }
+
+  /**
+   * Bounds how long a mounted xfs retries failed metadata writeback. By default it retries ENOSPC
+   * and EIO for ever, so when the data dir is full the volume's I/O and its unmount hang; bounded,
+   * xfs shuts the filesystem down and every writer gets an error. Settings live in sysfs per
+   * mounted device and must be set after each mount.
+   */
+  public void boundXfsErrorRetries(LoopDevice device) {
+    Path errors = SYS_FS_XFS.resolve(device.name()).resolve("error");
+    try {
+      for (String error : List.of("ENOSPC", "EIO")) {
+        Path settings = errors.resolve("metadata").resolve(error);
+        Files.writeString(settings.resolve("max_retries"), XFS_MAX_RETRIES);
+        Files.writeString(settings.resolve("retry_timeout_seconds"), XFS_RETRY_TIMEOUT_SECONDS);
+      }
+      Files.writeString(errors.resolve("fail_at_unmount"), "1");
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "cannot bound the xfs error retries of " + device.path() + " in " + errors, e);
+    }
   }
 
   /**

@@ -27,9 +27,11 @@ public enum FsType {
    * Mount options the driver always adds. xfs: clones and restored snapshots carry the source's
    * UUID, and without nouuid the second one cannot be mounted on the same node. ext4: images start
    * as zeros, so the kernel's background zeroing of inode tables is pointless, and on a loop device
-   * it allocates the blocks of a thin image.
+   * it allocates the blocks of a thin image. ext4 also goes read-only at the first error
+   * (errors=remount-ro, whatever the filesystem's own default says): when the data dir is full, the
+   * writes of a volume fail, and a filesystem that carried on would lose them silently.
    */
   public List<String> requiredMountOptions() {
-    return this == XFS ? List.of("nouuid") : List.of("noinit_itable");
+    return this == XFS ? List.of("nouuid") : List.of("noinit_itable", "errors=remount-ro");
   }
 }

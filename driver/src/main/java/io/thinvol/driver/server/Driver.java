@@ -6,6 +6,7 @@ import io.thinvol.driver.auth.BearerTokenInterceptor;
 import io.thinvol.driver.auth.TokenVerifier;
 import io.thinvol.driver.config.AddonsConfig;
 import io.thinvol.driver.config.DriverConfig;
+import io.thinvol.driver.core.DataDirHealth;
 import io.thinvol.driver.core.NodeManager;
 import io.thinvol.driver.core.OperationLocks;
 import io.thinvol.driver.core.SpaceReclaimer;
@@ -41,12 +42,19 @@ public final class Driver implements AutoCloseable {
   private final Metrics metrics;
   private final DriverConfig config;
   private final DataDirLock lock;
+  private final DataDirHealth dataDir;
 
-  private Driver(List<GrpcServer> servers, Metrics metrics, DriverConfig config, DataDirLock lock) {
+  private Driver(
+      List<GrpcServer> servers,
+      Metrics metrics,
+      DriverConfig config,
+      DataDirLock lock,
+      DataDirHealth dataDir) {
     this.servers = servers;
     this.metrics = metrics;
     this.config = config;
     this.lock = lock;
+    this.dataDir = dataDir;
   }
 
   /**
@@ -77,10 +85,14 @@ public final class Driver implements AutoCloseable {
     NodeManager node = new NodeManager(layout, volumes, host, locks);
     SpaceReclaimer reclaimer = new SpaceReclaimer(layout, volumes, host, locks);
     reclaimer.recover();
+    DataDirHealth dataDir = new DataDirHealth(layout.root(), host);
+    VolumeHealth health = new VolumeHealth(layout, host, dataDir);
     Metrics metrics = new Metrics();
     metrics.gauge("thinvol_volumes", catalog::volumeCount);
     metrics.gauge("thinvol_unreadable_volumes", () -> catalog.unreadable().size());
     metrics.gauge("thinvol_capacity_available_bytes", () -> volumes.capacity().availableBytes());
+    metrics.gauge("thinvol_data_dir_available_bytes", () -> dataDir.state().availableBytes());
+    metrics.gauge("thinvol_data_dir_full", () -> dataDir.state().full() ? 1 : 0);
     List<ServerInterceptor> measured = List.of(new MetricsInterceptor(metrics));
 
     List<GrpcServer> servers = new ArrayList<>();
@@ -90,8 +102,8 @@ public final class Driver implements AutoCloseable {
               UnixSockets.path(config.csiEndpoint()),
               List.of(
                   new IdentityService(config),
-                  new ControllerService(config, volumes, new VolumeHealth(layout, host)),
-                  new NodeService(config, node)),
+                  new ControllerService(config, volumes, health),
+                  new NodeService(config, node, health)),
               measured));
       List<BindableService> addonsServices = new ArrayList<>();
       addonsServices.add(new AddonsIdentityService(config));
@@ -117,7 +129,7 @@ public final class Driver implements AutoCloseable {
       lock.close();
       throw e;
     }
-    return new Driver(servers, metrics, config, lock);
+    return new Driver(servers, metrics, config, lock, dataDir);
   }
 
   /** Convenience for a driver without CSI-Addons endpoints. */
@@ -135,6 +147,11 @@ public final class Driver implements AutoCloseable {
                 ? ""
                 : "the data dir " + config.dataDir() + " is not a writable directory",
         metrics);
+  }
+
+  /** Whether the data dir has room for images to grow. */
+  public DataDirHealth dataDirHealth() {
+    return dataDir;
   }
 
   public void awaitTermination() throws InterruptedException {

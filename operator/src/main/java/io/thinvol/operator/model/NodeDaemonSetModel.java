@@ -112,7 +112,9 @@ public final class NodeDaemonSetModel {
             "--http-port=" + HTTP_PORT,
             "--log-level=" + effective.logLevel())
         .withEnv(
-            fieldEnv("NODE_NAME", "spec.nodeName"), fieldEnv("POD_NAMESPACE", "metadata.namespace"))
+            fieldEnv("NODE_NAME", "spec.nodeName"),
+            fieldEnv("POD_NAMESPACE", "metadata.namespace"),
+            fieldEnv("POD_NAME", "metadata.name"))
         .addNewPort()
         .withName(BackendNames.ADDONS_PORT_NAME)
         .withContainerPort(ADDONS_PORT)

@@ -11,12 +11,33 @@ import java.util.Set;
 
 /**
  * Nodes where the driver does not work, said in the status so nobody has to read pod logs to find
- * them: a driver pod that is not ready (with its container's reason), or a ready pod whose kubelet
- * has not registered the driver.
+ * them: a driver pod that is not ready (with its container's reason), a ready pod whose kubelet has
+ * not registered the driver, or a driver that reports its data dir full (a condition of its own
+ * pod).
  */
 final class NodeProblems {
 
+  /** The condition a driver sets on its own pod; the driver's DataDirCondition writes it. */
+  static final String DATA_DIR_FULL = "thinvol.io/DataDirFull";
+
   private NodeProblems() {}
+
+  /** The nodes whose driver reports a full data dir, each with the driver's message. */
+  static List<NodeProblem> dataDirFull(List<Pod> pods) {
+    List<NodeProblem> problems = new ArrayList<>();
+    for (Pod pod : pods) {
+      String node = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
+      if (node == null || pod.getStatus() == null || pod.getStatus().getConditions() == null) {
+        continue;
+      }
+      pod.getStatus().getConditions().stream()
+          .filter(c -> DATA_DIR_FULL.equals(c.getType()) && "True".equals(c.getStatus()))
+          .findFirst()
+          .ifPresent(c -> problems.add(problem(node, c.getMessage())));
+    }
+    problems.sort(Comparator.comparing(NodeProblem::getNode));
+    return problems;
+  }
 
   static List<NodeProblem> of(StorageBackend backend, Set<String> registeredNodes, List<Pod> pods) {
     List<NodeProblem> problems = new ArrayList<>();
@@ -39,6 +60,7 @@ final class NodeProblems {
                     + " on this node (CSINode); see the node-driver-registrar container's log"));
       }
     }
+    problems.addAll(dataDirFull(pods));
     problems.sort(Comparator.comparing(NodeProblem::getNode));
     return problems;
   }

@@ -19,8 +19,9 @@ import java.util.List;
 
 /**
  * The node pods' identity and exactly the permissions the driver and its sidecars use (rules of
- * external-provisioner in node-deployment mode, external-resizer, external-snapshotter, and the
- * driver's TokenReviews). No wildcards. node-driver-registrar and livenessprobe need none.
+ * external-provisioner in node-deployment mode, external-resizer, external-snapshotter, the
+ * driver's TokenReviews and the condition it sets on its own pod). No wildcards.
+ * node-driver-registrar and livenessprobe need none.
  */
 public final class RbacModel {
 
@@ -114,6 +115,8 @@ public final class RbacModel {
             "patch",
             "delete"),
         rule("", "pods", "get"),
+        // the driver sets its own pod's condition thinvol.io/DataDirFull
+        rule("", "pods/status", "patch"),
         rule("apps", "daemonsets", "get"));
   }
 

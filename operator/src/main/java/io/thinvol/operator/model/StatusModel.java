@@ -84,7 +84,19 @@ public final class StatusModel {
       String message = String.format("the driver runs on all %d nodes", desired);
       conditions.add(READY, "True", "AllNodesReady", message);
       conditions.add(PROGRESSING, "False", "Deployed", message);
-      conditions.add(DEGRADED, "False", "AllNodesReady", message);
+      List<StorageBackendStatus.NodeProblem> full = NodeProblems.dataDirFull(pods);
+      if (full.isEmpty()) {
+        conditions.add(DEGRADED, "False", "AllNodesReady", message);
+      } else {
+        // The driver still works there, but the volumes' writes fail: news for a person.
+        conditions.add(
+            DEGRADED,
+            "True",
+            "DataDirFull",
+            "the data dir is full on "
+                + full.stream().map(StorageBackendStatus.NodeProblem::getNode).toList()
+                + ": writes to volumes there fail until space is freed; see status.nodeProblems");
+      }
     }
     status.setConditions(conditions.list);
     return status;

@@ -1,0 +1,127 @@
+package io.thinvol.driver.kube;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.thinvol.driver.core.DataDirHealth;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Tells the cluster whether this node's data dir is full, as a condition of the driver's own Pod
+ * ({@value #TYPE}): {@code kubectl describe pod} shows it, and the operator, which watches the node
+ * pods anyway, turns it into the StorageBackend's node problems and an Event. The data dir is
+ * checked on a period (statfs, no API call); the Pod is patched only when the answer changes, and
+ * once at start so a condition left by a previous container is corrected.
+ */
+public final class DataDirCondition implements AutoCloseable {
+
+  public static final String TYPE = "thinvol.io/DataDirFull";
+
+  private static final Logger log = LoggerFactory.getLogger(DataDirCondition.class);
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final DataDirHealth health;
+  private final Supplier<KubernetesClient> clients;
+  private final String namespace;
+  private final String pod;
+  private final Clock clock;
+  private final ScheduledExecutorService timer =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread thread = new Thread(r, "data-dir-condition");
+            thread.setDaemon(true);
+            return thread;
+          });
+  private KubernetesClient client;
+  private Boolean reported; // what the Pod says now, as far as this process knows
+
+  public DataDirCondition(
+      DataDirHealth health,
+      Supplier<KubernetesClient> clients,
+      String namespace,
+      String pod,
+      Clock clock) {
+    this.health = health;
+    this.clients = clients;
+    this.namespace = namespace;
+    this.pod = pod;
+    this.clock = clock;
+  }
+
+  /** Checks now and then every {@code period}. */
+  public DataDirCondition start(Duration period) {
+    timer.scheduleWithFixedDelay(this::checkQuietly, 0, period.toMillis(), TimeUnit.MILLISECONDS);
+    return this;
+  }
+
+  /** Patches the Pod when the data dir's state differs from what the Pod says. */
+  public synchronized void check() {
+    DataDirHealth.State state = health.state();
+    if (reported != null && reported == state.full()) {
+      return;
+    }
+    if (client == null) {
+      client = clients.get();
+    }
+    client
+        .pods()
+        .inNamespace(namespace)
+        .withName(pod)
+        .subresource("status")
+        .patch(PatchContext.of(PatchType.STRATEGIC_MERGE), patch(state));
+    reported = state.full();
+    if (state.full()) {
+      log.warn("data dir full, reported on pod {}/{}: {}", namespace, pod, state.problem());
+    } else {
+      log.info("data dir has room, reported on pod {}/{}", namespace, pod);
+    }
+  }
+
+  private void checkQuietly() {
+    try {
+      check();
+    } catch (RuntimeException e) { // an escaping exception would end the schedule
+      log.warn(
+          "cannot report the data dir's state on pod {}/{}: {}", namespace, pod, e.getMessage());
+    }
+  }
+
+  // Pod conditions merge by type: the kubelet's own conditions are left alone.
+  private String patch(DataDirHealth.State state) {
+    Map<String, Object> condition = new LinkedHashMap<>();
+    condition.put("type", TYPE);
+    condition.put("status", state.full() ? "True" : "False");
+    condition.put("reason", state.full() ? "DataDirFull" : "SpaceAvailable");
+    condition.put(
+        "message",
+        state.full()
+            ? state.problem()
+            : String.format(
+                "%d of %d bytes available in %s",
+                state.availableBytes(), state.totalBytes(), state.root()));
+    condition.put("lastTransitionTime", clock.instant().truncatedTo(ChronoUnit.SECONDS).toString());
+    try {
+      return JSON.writeValueAsString(Map.of("status", Map.of("conditions", List.of(condition))));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Override
+  public void close() {
+    timer.shutdownNow();
+  }
+}
