@@ -1,11 +1,13 @@
 package io.thinvol.driver;
 
 import csi.v1.ProbeRequest;
+import io.thinvol.driver.client.AddonsClient;
 import io.thinvol.driver.client.CsiClient;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -14,35 +16,50 @@ public final class DriverProcess implements AutoCloseable {
 
   private final Process process;
   private final CsiClient client;
+  private final AddonsClient addons;
 
-  private DriverProcess(Process process, CsiClient client) {
+  private DriverProcess(Process process, CsiClient client, AddonsClient addons) {
     this.process = process;
     this.client = client;
+    this.addons = addons;
   }
 
   public static DriverProcess start(Path root, String nodeId)
       throws IOException, InterruptedException {
+    return start(root, nodeId, List.of(), root.resolve("data"));
+  }
+
+  /**
+   * The driver run by {@code wrapper} (a command that ends by executing its arguments, such as
+   * {@code unshare} or {@code strace}) with its data dir at {@code dataDir}. Its sockets and log
+   * are in {@code root}.
+   */
+  public static DriverProcess start(Path root, String nodeId, List<String> wrapper, Path dataDir)
+      throws IOException, InterruptedException {
     Path socket = root.resolve("csi.sock");
     Files.deleteIfExists(socket);
+    Files.deleteIfExists(root.resolve("addons.sock"));
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    List<String> argv = new ArrayList<>(wrapper);
+    argv.addAll(
+        List.of(
+            java,
+            "-cp",
+            System.getProperty("java.class.path"),
+            "io.thinvol.driver.cli.ThinvolCommand",
+            "driver",
+            "--csi-endpoint=unix://" + socket,
+            "--driver-name=test.thinvol.io",
+            "--node-id=" + nodeId,
+            "--data-dir=" + dataDir,
+            "--addons-endpoint=unix://" + root.resolve("addons.sock"),
+            "--addons-port=0"));
     Process process =
-        new ProcessBuilder(
-                List.of(
-                    java,
-                    "-cp",
-                    System.getProperty("java.class.path"),
-                    "io.thinvol.driver.cli.ThinvolCommand",
-                    "driver",
-                    "--csi-endpoint=unix://" + socket,
-                    "--driver-name=test.thinvol.io",
-                    "--node-id=" + nodeId,
-                    "--data-dir=" + root.resolve("data"),
-                    "--addons-endpoint=unix://" + root.resolve("addons.sock"),
-                    "--addons-port=0"))
+        new ProcessBuilder(argv)
             .redirectErrorStream(true)
-            .redirectOutput(root.resolve("driver.log").toFile())
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(root.resolve("driver.log").toFile()))
             .start();
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
     while (!Files.exists(socket)) {
       if (!process.isAlive() || System.nanoTime() > deadline) {
         process.destroyForcibly();
@@ -53,16 +70,22 @@ public final class DriverProcess implements AutoCloseable {
     }
     CsiClient client = new CsiClient(socket);
     client.identity().withWaitForReady().probe(ProbeRequest.getDefaultInstance());
-    return new DriverProcess(process, client);
+    return new DriverProcess(process, client, new AddonsClient(root.resolve("addons.sock")));
   }
 
   public CsiClient csi() {
     return client;
   }
 
+  /** The CSI-Addons services (ReclaimSpace) on the addons socket. */
+  public AddonsClient addons() {
+    return addons;
+  }
+
   /** SIGKILL: no shutdown hook runs, nothing is cleaned up. */
   public void kill() throws InterruptedException {
     client.close();
+    addons.close();
     process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
   }
 
@@ -70,6 +93,7 @@ public final class DriverProcess implements AutoCloseable {
   @Override
   public void close() {
     client.close();
+    addons.close();
     process.destroy();
     try {
       if (!process.waitFor(30, TimeUnit.SECONDS)) {

@@ -4,6 +4,7 @@ import io.thinvol.driver.config.DriverConfig;
 import io.thinvol.driver.host.HostTools;
 import io.thinvol.driver.host.LoopDevice;
 import io.thinvol.driver.host.MountEntry;
+import io.thinvol.driver.host.SparseFiles;
 import io.thinvol.driver.store.AccessType;
 import io.thinvol.driver.store.Catalog;
 import io.thinvol.driver.store.ContentSource;
@@ -12,7 +13,6 @@ import io.thinvol.driver.store.Ids;
 import io.thinvol.driver.store.SnapshotRecord;
 import io.thinvol.driver.store.VolumeRecord;
 import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -359,6 +359,9 @@ public final class VolumeManager {
   private void copyConsistent(VolumeRecord volume, Path target) {
     Path from = layout.volumeImage(volume.id());
     Optional<Path> mounted = mountedAt(volume);
+    if (mounted.isEmpty() && volume.accessType() == AccessType.MOUNT) {
+      host.loops().find(from).ifPresent(device -> refuseUnfreezable(volume, device));
+    }
     if (mounted.isEmpty()) {
       host.copySparse(from, target);
       return;
@@ -371,12 +374,26 @@ public final class VolumeManager {
     }
   }
 
+  /**
+   * A staged filesystem this driver cannot see mounted (staged by an earlier driver in a mount
+   * namespace it does not share) cannot be frozen, so its copy would be torn.
+   */
+  private static void refuseUnfreezable(VolumeRecord volume, LoopDevice device) {
+    throw CsiException.failedPrecondition(
+        "volume %s is staged on this node (%s) but its filesystem is not mounted where this driver"
+            + " can freeze it; unstage it (or mount the kubelet directory into the driver with"
+            + " Bidirectional propagation) before copying it",
+        volume.id(), device.path());
+  }
+
   private static void allocateSparse(Path image, long size) throws IOException {
-    try (RandomAccessFile file = new RandomAccessFile(image.toFile(), "rw")) {
-      if (file.length() < size) {
-        file.setLength(size);
-      }
-      file.getFD().sync();
+    try {
+      SparseFiles.extend(image, size);
+    } catch (SparseFiles.TooLargeException e) {
+      throw CsiException.outOfRange(
+          "%s; ask for a smaller volume or put the data dir on a filesystem with larger files"
+              + " (xfs)",
+          e.getMessage());
     }
   }
 
