@@ -34,25 +34,33 @@ public final class DriverHarness implements AutoCloseable {
   private AddonsClient addons;
 
   public DriverHarness() throws IOException {
-    this(Files.createTempDirectory("thinvol-test-"), false);
+    this(Files.createTempDirectory("thinvol-test-"), null, false, 1.0);
   }
 
   /** A driver that grows images in NodeExpandVolume (--expansion=node). */
   public static DriverHarness withNodeExpansion() throws IOException {
-    return new DriverHarness(Files.createTempDirectory("thinvol-test-"), true);
+    return new DriverHarness(Files.createTempDirectory("thinvol-test-"), null, true, 1.0);
   }
 
-  private DriverHarness(Path root, boolean nodeExpansion) throws IOException {
+  /** A driver whose data dir is {@code dataDir} (the caller's to release), overprovisioned. */
+  public static DriverHarness withDataDir(Path dataDir, double overprovisionRatio)
+      throws IOException {
+    return new DriverHarness(
+        Files.createTempDirectory("thinvol-test-"), dataDir, false, overprovisionRatio);
+  }
+
+  private DriverHarness(Path root, Path dataDir, boolean nodeExpansion, double ratio)
+      throws IOException {
     this.root = root;
-    this.dataDir = root.resolve("data");
+    this.dataDir = dataDir == null ? root.resolve("data") : dataDir;
     this.config =
         new DriverConfig(
             "unix://" + root.resolve("csi.sock"),
             "test.thinvol.io",
             NODE,
-            dataDir,
+            this.dataDir,
             1000,
-            1.0,
+            ratio,
             "test",
             nodeExpansion);
     start();

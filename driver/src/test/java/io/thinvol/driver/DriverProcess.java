@@ -9,7 +9,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /** The driver in a JVM of its own, so a test can kill it with SIGKILL like a crash would. */
 public final class DriverProcess implements AutoCloseable {
@@ -86,7 +88,9 @@ public final class DriverProcess implements AutoCloseable {
   public void kill() throws InterruptedException {
     client.close();
     addons.close();
-    process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+    List<ProcessHandle> driver = withWrapped();
+    driver.forEach(ProcessHandle::destroyForcibly);
+    awaitExit(driver);
   }
 
   /** SIGTERM: the driver shuts down gracefully (SIGKILL after 30 s). */
@@ -94,14 +98,37 @@ public final class DriverProcess implements AutoCloseable {
   public void close() {
     client.close();
     addons.close();
-    process.destroy();
+    List<ProcessHandle> driver = withWrapped();
+    driver.forEach(ProcessHandle::destroy);
     try {
-      if (!process.waitFor(30, TimeUnit.SECONDS)) {
-        process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+      if (!awaitExit(driver)) {
+        driver.forEach(ProcessHandle::destroyForcibly);
+        awaitExit(driver);
       }
     } catch (InterruptedException e) {
-      process.destroyForcibly();
+      driver.forEach(ProcessHandle::destroyForcibly);
       Thread.currentThread().interrupt();
+    }
+  }
+
+  /** The process and what it started: a wrapper such as strace forks the driver, not execs it. */
+  private List<ProcessHandle> withWrapped() {
+    List<ProcessHandle> all = new ArrayList<>(process.descendants().toList());
+    all.add(process.toHandle());
+    return all;
+  }
+
+  private static boolean awaitExit(List<ProcessHandle> processes) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    try {
+      for (ProcessHandle handle : processes) {
+        handle.onExit().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      }
+      return true;
+    } catch (TimeoutException e) {
+      return false;
+    } catch (ExecutionException e) {
+      throw new IllegalStateException(e);
     }
   }
 }

@@ -68,7 +68,7 @@ final class VolumeFilesystems {
       host.mounts().mount(device.path(), stagingPath, fs.id(), options);
       table = host.mountTable();
     }
-    if (volume.growFilesystemPending()) {
+    if (volume.growFilesystemPending() && !flags.contains("ro")) { // xfs grows only read-write
       grow(volume, device, stagingPath);
     }
     return table;

@@ -17,7 +17,6 @@ interface Libc extends Library {
   int O_RDONLY = 0;
   int O_CLOEXEC = 0x80000;
 
-  int ENOENT = 2;
   int ENXIO = 6;
   int EFBIG = 27;
 

@@ -29,10 +29,14 @@ final class LoopStatus {
     try {
       fd = libc.open(deviceNode.toString(), Libc.O_RDONLY | Libc.O_CLOEXEC);
     } catch (LastErrorException e) {
-      if (e.getErrorCode() == Libc.ENXIO || e.getErrorCode() == Libc.ENOENT) {
-        return Optional.empty(); // removed meanwhile
-      }
-      throw new HostCommandException("cannot open " + deviceNode + ": " + e.getMessage(), e);
+      // never "not attached": that would attach the image a second time
+      throw new HostCommandException(
+          "cannot open "
+              + deviceNode
+              + " to ask which file backs it ("
+              + e.getMessage()
+              + "); the driver needs the host's /dev",
+          e);
     }
     try (Memory info = new Memory(SIZE)) {
       info.clear();
