@@ -36,13 +36,13 @@ public final class DriverHarness implements AutoCloseable {
   private AddonsClient addons;
 
   public DriverHarness() throws IOException {
-    this(Files.createTempDirectory("thinvol-test-"), null, null, 1000, false, "fstrim");
+    this(Files.createTempDirectory("thinvol-test-"), null, null, 1000, 1.0, false, "fstrim");
   }
 
   /** A driver that grows images in NodeExpandVolume (--expansion=node). */
   public static DriverHarness withNodeExpansion() throws IOException {
     return new DriverHarness(
-        Files.createTempDirectory("thinvol-test-"), null, null, 1000, true, "fstrim");
+        Files.createTempDirectory("thinvol-test-"), null, null, 1000, 1.0, true, "fstrim");
   }
 
   /**
@@ -51,13 +51,26 @@ public final class DriverHarness implements AutoCloseable {
    */
   public static DriverHarness on(Path dataDir, String program) throws IOException {
     return new DriverHarness(
-        Files.createTempDirectory("thinvol-test-"), dataDir, null, 1000, false, program);
+        Files.createTempDirectory("thinvol-test-"), dataDir, null, 1000, 1.0, false, program);
   }
 
   /** A driver whose runner gates {@code program} (see {@link #gate()}). */
   public static DriverHarness gating(String program) throws IOException {
     return new DriverHarness(
-        Files.createTempDirectory("thinvol-test-"), null, null, 1000, false, program);
+        Files.createTempDirectory("thinvol-test-"), null, null, 1000, 1.0, false, program);
+  }
+
+  /** A driver whose data dir is {@code dataDir} (the caller's to release), overprovisioned. */
+  public static DriverHarness withDataDir(Path dataDir, double overprovisionRatio)
+      throws IOException {
+    return new DriverHarness(
+        Files.createTempDirectory("thinvol-test-"),
+        dataDir,
+        null,
+        1000,
+        overprovisionRatio,
+        false,
+        "fstrim");
   }
 
   /**
@@ -72,6 +85,7 @@ public final class DriverHarness implements AutoCloseable {
           fs.mountPoint(),
           fs,
           maxVolumes,
+          1.0,
           false,
           "fstrim");
     } catch (IOException | RuntimeException e) {
@@ -85,6 +99,7 @@ public final class DriverHarness implements AutoCloseable {
       Path dataDir,
       SmallFilesystem dataFs,
       int maxVolumes,
+      double overprovisionRatio,
       boolean nodeExpansion,
       String gatedProgram)
       throws IOException {
@@ -99,7 +114,7 @@ public final class DriverHarness implements AutoCloseable {
             NODE,
             this.dataDir,
             maxVolumes,
-            1.0,
+            overprovisionRatio,
             "test",
             nodeExpansion);
     start();

@@ -1,54 +1,81 @@
 package io.thinvol.driver;
 
 import csi.v1.ProbeRequest;
+import io.thinvol.driver.client.AddonsClient;
 import io.thinvol.driver.client.CsiClient;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /** The driver in a JVM of its own, so a test can kill it with SIGKILL like a crash would. */
 public final class DriverProcess implements AutoCloseable {
 
+  private static final String MAIN = "io.thinvol.driver.cli.ThinvolCommand";
+
   private final Process process;
   private final CsiClient client;
+  private final AddonsClient addons;
 
-  private DriverProcess(Process process, CsiClient client) {
+  private DriverProcess(Process process, CsiClient client, AddonsClient addons) {
     this.process = process;
     this.client = client;
+    this.addons = addons;
   }
 
   public static DriverProcess start(Path root, String nodeId)
       throws IOException, InterruptedException {
-    return start(root, nodeId, "io.thinvol.driver.cli.ThinvolCommand");
+    return start(root, nodeId, MAIN, List.of(), root.resolve("data"));
   }
 
   /** As above with another main class that takes the same arguments (a test's variant). */
   public static DriverProcess start(Path root, String nodeId, String mainClass)
       throws IOException, InterruptedException {
+    return start(root, nodeId, mainClass, List.of(), root.resolve("data"));
+  }
+
+  /**
+   * The driver run by {@code wrapper} (a command that ends by executing its arguments, such as
+   * {@code unshare} or {@code strace}) with its data dir at {@code dataDir}. Its sockets and log
+   * are in {@code root}.
+   */
+  public static DriverProcess start(Path root, String nodeId, List<String> wrapper, Path dataDir)
+      throws IOException, InterruptedException {
+    return start(root, nodeId, MAIN, wrapper, dataDir);
+  }
+
+  private static DriverProcess start(
+      Path root, String nodeId, String mainClass, List<String> wrapper, Path dataDir)
+      throws IOException, InterruptedException {
     Path socket = root.resolve("csi.sock");
     Files.deleteIfExists(socket);
+    Files.deleteIfExists(root.resolve("addons.sock"));
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    List<String> argv = new ArrayList<>(wrapper);
+    argv.addAll(
+        List.of(
+            java,
+            "-cp",
+            System.getProperty("java.class.path"),
+            mainClass,
+            "driver",
+            "--csi-endpoint=unix://" + socket,
+            "--driver-name=test.thinvol.io",
+            "--node-id=" + nodeId,
+            "--data-dir=" + dataDir,
+            "--addons-endpoint=unix://" + root.resolve("addons.sock"),
+            "--addons-port=0"));
     Process process =
-        new ProcessBuilder(
-                List.of(
-                    java,
-                    "-cp",
-                    System.getProperty("java.class.path"),
-                    mainClass,
-                    "driver",
-                    "--csi-endpoint=unix://" + socket,
-                    "--driver-name=test.thinvol.io",
-                    "--node-id=" + nodeId,
-                    "--data-dir=" + root.resolve("data"),
-                    "--addons-endpoint=unix://" + root.resolve("addons.sock"),
-                    "--addons-port=0"))
+        new ProcessBuilder(argv)
             .redirectErrorStream(true)
-            .redirectOutput(root.resolve("driver.log").toFile())
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(root.resolve("driver.log").toFile()))
             .start();
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
     while (!Files.exists(socket)) {
       if (!process.isAlive() || System.nanoTime() > deadline) {
         process.destroyForcibly();
@@ -59,31 +86,63 @@ public final class DriverProcess implements AutoCloseable {
     }
     CsiClient client = new CsiClient(socket);
     client.identity().withWaitForReady().probe(ProbeRequest.getDefaultInstance());
-    return new DriverProcess(process, client);
+    return new DriverProcess(process, client, new AddonsClient(root.resolve("addons.sock")));
   }
 
   public CsiClient csi() {
     return client;
   }
 
+  /** The CSI-Addons services (ReclaimSpace) on the addons socket. */
+  public AddonsClient addons() {
+    return addons;
+  }
+
   /** SIGKILL: no shutdown hook runs, nothing is cleaned up. */
   public void kill() throws InterruptedException {
     client.close();
-    process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+    addons.close();
+    List<ProcessHandle> driver = withWrapped();
+    driver.forEach(ProcessHandle::destroyForcibly);
+    awaitExit(driver);
   }
 
   /** SIGTERM: the driver shuts down gracefully (SIGKILL after 30 s). */
   @Override
   public void close() {
     client.close();
-    process.destroy();
+    addons.close();
+    List<ProcessHandle> driver = withWrapped();
+    driver.forEach(ProcessHandle::destroy);
     try {
-      if (!process.waitFor(30, TimeUnit.SECONDS)) {
-        process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+      if (!awaitExit(driver)) {
+        driver.forEach(ProcessHandle::destroyForcibly);
+        awaitExit(driver);
       }
     } catch (InterruptedException e) {
-      process.destroyForcibly();
+      driver.forEach(ProcessHandle::destroyForcibly);
       Thread.currentThread().interrupt();
+    }
+  }
+
+  /** The process and what it started: a wrapper such as strace forks the driver, not execs it. */
+  private List<ProcessHandle> withWrapped() {
+    List<ProcessHandle> all = new ArrayList<>(process.descendants().toList());
+    all.add(process.toHandle());
+    return all;
+  }
+
+  private static boolean awaitExit(List<ProcessHandle> processes) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    try {
+      for (ProcessHandle handle : processes) {
+        handle.onExit().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      }
+      return true;
+    } catch (TimeoutException e) {
+      return false;
+    } catch (ExecutionException e) {
+      throw new IllegalStateException(e);
     }
   }
 }

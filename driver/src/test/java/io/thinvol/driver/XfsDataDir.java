@@ -59,8 +59,8 @@ public final class XfsDataDir implements AutoCloseable {
   public void close() throws IOException {
     LoopDevices loops = new LoopDevices(runner);
     for (LoopDevice device : loops.all()) {
-      if (device.image().startsWith(mountPoint)) {
-        leaked.add("loop device of " + device.image());
+      if (device.backingName().startsWith(mountPoint + "/")) {
+        leaked.add("loop device of " + device.backingName());
         loops.detach(device);
       }
     }

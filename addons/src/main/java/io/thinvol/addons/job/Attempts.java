@@ -14,7 +14,7 @@ import java.util.concurrent.CompletionException;
  * Runs the calls of one attempt in the order the job's mode asks. In Auto mode a volume that is not
  * staged on its node (FAILED_PRECONDITION), or that the node service cannot trim while mounted
  * (UNIMPLEMENTED, block volumes), goes on to ControllerReclaimSpace, which reclaims unused volumes
- * offline and trims staged filesystems where they are mounted.
+ * offline and refuses volumes in use.
  */
 final class Attempts {
 

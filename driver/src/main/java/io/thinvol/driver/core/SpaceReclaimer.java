@@ -83,8 +83,8 @@ public final class SpaceReclaimer {
 
   /**
    * ControllerReclaimSpace: a volume not in use is reclaimed offline (filesystems are mounted
-   * privately and trimmed, block images lose their all-zero ranges); a staged filesystem is trimmed
-   * where it is mounted.
+   * privately and trimmed, block images lose their all-zero ranges); a staged volume is refused,
+   * never attached a second time.
    */
   public Usage offline(String volumeId, Duration timeout) {
     requireHolePunching();
@@ -101,8 +101,12 @@ public final class SpaceReclaimer {
                 + " reclaimed while no pod uses it");
       }
       if (attached.isPresent()) {
-        Path mountPoint = mountPoint(volume, null, null);
-        return measured(volume, () -> trim(mountPoint, timeout));
+        // whoever staged it (this driver or one before a restart), a pod may use it
+        throw CsiException.failedPrecondition(
+            "volume %s is staged on this node (%s); ControllerReclaimSpace reclaims volumes no"
+                + " pod uses: NodeReclaimSpace trims it where it is mounted (ReclaimSpaceJob mode"
+                + " Auto or NodeOnly)",
+            volumeId, attached.get().path());
       }
       if (volume.accessType() == AccessType.BLOCK) {
         return measured(volume, () -> host.discards().digHoles(image, timeout));

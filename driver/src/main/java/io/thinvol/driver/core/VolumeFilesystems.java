@@ -85,7 +85,7 @@ final class VolumeFilesystems {
       // on every stage, not only after mounting: a stage that failed here is retried
       host.filesystems().boundXfsErrorRetries(device);
     }
-    if (volume.growFilesystemPending()) {
+    if (volume.growFilesystemPending() && !flags.contains("ro")) { // xfs grows only read-write
       grow(volume, device, stagingPath);
     }
     return table;

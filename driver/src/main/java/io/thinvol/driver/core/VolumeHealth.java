@@ -1,10 +1,10 @@
 package io.thinvol.driver.core;
 
+import io.thinvol.driver.host.FileId;
 import io.thinvol.driver.host.HostTools;
 import io.thinvol.driver.store.DataLayout;
 import io.thinvol.driver.store.VolumeRecord;
 import java.io.File;
-import java.nio.file.Path;
 import java.util.Set;
 
 /**
@@ -31,19 +31,19 @@ public final class VolumeHealth {
 
   /** A view for one call: the attached loop devices are read once, not once per volume. */
   public View view() {
-    return new View(host.loops().attachedImages());
+    return new View(host.loops().attachedFiles());
   }
 
   /** Health as seen at one moment. */
   public final class View {
-    private final Set<Path> attached;
+    private final Set<FileId> attached;
 
-    private View(Set<Path> attached) {
+    private View(Set<FileId> attached) {
       this.attached = attached;
     }
 
     public boolean isStaged(VolumeRecord volume) {
-      return attached.contains(layout.volumeImage(volume.id()));
+      return FileId.of(layout.volumeImage(volume.id())).filter(attached::contains).isPresent();
     }
 
     /** What is wrong with the volume, or null when nothing is. */

@@ -3,6 +3,7 @@ package io.thinvol.driver.core;
 import io.thinvol.driver.config.DriverConfig;
 import io.thinvol.driver.host.HostTools;
 import io.thinvol.driver.host.LoopDevice;
+import io.thinvol.driver.host.SparseFiles;
 import io.thinvol.driver.store.AccessType;
 import io.thinvol.driver.store.Catalog;
 import io.thinvol.driver.store.ContentSource;
@@ -11,7 +12,6 @@ import io.thinvol.driver.store.Ids;
 import io.thinvol.driver.store.SnapshotRecord;
 import io.thinvol.driver.store.VolumeRecord;
 import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -260,10 +260,13 @@ public final class VolumeManager {
   }
 
   private void allocateSparse(Path image, long size) throws IOException {
-    try (RandomAccessFile file = new RandomAccessFile(image.toFile(), "rw")) {
-      if (file.length() < size) {
-        file.setLength(size);
-      }
+    try {
+      SparseFiles.extend(image, size);
+    } catch (SparseFiles.TooLargeException e) {
+      throw CsiException.outOfRange(
+          "%s; ask for a smaller volume or put the data dir on a filesystem with larger files"
+              + " (xfs)",
+          e.getMessage());
     }
     host.files().syncWithDirectory(image);
   }

@@ -108,16 +108,19 @@ final class Requests {
     if (capability == null || capability.equals(VolumeCapability.getDefaultInstance())) {
       throw CsiException.invalidArgument("%s is required", field);
     }
-    accessMode(capability.getAccessMode().getMode(), field);
+    VolumeCapability.AccessMode.Mode mode = capability.getAccessMode().getMode();
+    accessMode(mode, field);
+    boolean readerOnly = mode == VolumeCapability.AccessMode.Mode.SINGLE_NODE_READER_ONLY;
     return switch (capability.getAccessTypeCase()) {
-      case BLOCK -> new NodeManager.Usage(AccessType.BLOCK, null, List.of());
+      case BLOCK -> new NodeManager.Usage(AccessType.BLOCK, null, List.of(), readerOnly);
       case MOUNT -> {
         String fsType = capability.getMount().getFsType();
         if (!fsType.isEmpty() && FsType.parse(fsType).isEmpty()) {
           throw CsiException.invalidArgument(
               "%s.mount.fs_type '%s' is not supported; use ext4 or xfs", field, shown(fsType));
         }
-        yield new NodeManager.Usage(AccessType.MOUNT, fsType, mountFlags(capability, field));
+        yield new NodeManager.Usage(
+            AccessType.MOUNT, fsType, mountFlags(capability, field), readerOnly);
       }
       case ACCESSTYPE_NOT_SET ->
           throw CsiException.invalidArgument("%s must set an access type (block or mount)", field);

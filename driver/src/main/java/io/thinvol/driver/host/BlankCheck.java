@@ -7,8 +7,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * Whether an image holds nothing at all where any signature could be: filesystems, LVM, RAID, LUKS
- * and partition tables keep theirs in the first or the last MiB of a device. A blank image may be
+ * Whether a device holds nothing at all where any signature could be: filesystems, LVM, RAID, LUKS
+ * and partition tables keep theirs in the first or the last MiB of a device. A blank device may be
  * formatted without asking blkid; anything else is probed by blkid first.
  */
 final class BlankCheck {
@@ -17,9 +17,9 @@ final class BlankCheck {
 
   private BlankCheck() {}
 
-  static boolean isBlank(Path image) {
-    try (FileChannel channel = FileChannel.open(image, StandardOpenOption.READ)) {
-      long size = channel.size();
+  /** Reads the device node itself: its backing file's path may be one of another namespace. */
+  static boolean isBlank(Path device, long size) {
+    try (FileChannel channel = FileChannel.open(device, StandardOpenOption.READ)) {
       return isZero(channel, 0, Math.min(size, REGION))
           && isZero(channel, Math.max(0, size - REGION), size);
     } catch (IOException e) {

@@ -32,7 +32,7 @@ public final class Filesystems {
    * that is all zeros where signatures live is blank without running blkid.
    */
   public Optional<String> probe(LoopDevice device) {
-    if (BlankCheck.isBlank(device.image())) {
+    if (BlankCheck.isBlank(device.path(), LoopDevices.sizeOf(device))) {
       return Optional.empty();
     }
     return probe(device.path());

@@ -1,10 +1,17 @@
 package io.thinvol.driver.host;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * Releases everything the host holds under a directory: mounts (deepest first) and loop devices
@@ -33,10 +40,11 @@ public final class HostCleanup {
     }
     LoopDevices loops = new LoopDevices(runner);
     Path base = directory.toAbsolutePath().normalize();
+    Set<FileId> files = filesUnder(base);
     for (LoopDevice device : loops.all()) {
-      if (device.image().startsWith(base)) {
+      if (files.contains(device.backingFile()) || device.backingName().startsWith(base + "/")) {
         String found =
-            "loop device of " + device.image() + (device.readOnly() ? " (read-only)" : "");
+            "loop device of " + device.backingName() + (device.readOnly() ? " (read-only)" : "");
         try {
           loops.detach(device);
           leftovers.add(found);
@@ -46,5 +54,24 @@ public final class HostCleanup {
       }
     }
     return leftovers;
+  }
+
+  /**
+   * The regular files under {@code base} (read after unmounting): a loop device attached in another
+   * mount namespace names its file by a path that need not start with {@code base}.
+   */
+  private static Set<FileId> filesUnder(Path base) {
+    Set<FileId> files = new HashSet<>();
+    if (!Files.isDirectory(base)) {
+      return files;
+    }
+    try (Stream<Path> paths = Files.walk(base)) {
+      paths
+          .filter(p -> Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS))
+          .forEach(p -> FileId.of(p).ifPresent(files::add));
+    } catch (IOException | UncheckedIOException e) {
+      throw new HostCommandException("cannot list the files under " + base, e);
+    }
+    return files;
   }
 }

@@ -13,9 +13,12 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * Finds, attaches, refreshes and detaches loop devices for image files. Lookups read sysfs (no
- * process), so an image is never attached twice: loop devices do not survive a reboot and are
- * re-attached lazily by whoever needs the device next.
+ * Finds, attaches, refreshes and detaches loop devices for image files. An image's devices are
+ * recognised by the device and inode of their backing file (LOOP_GET_STATUS64), never by the path
+ * sysfs shows: that path depends on the mount namespace that attached the device, and a driver
+ * restarted in a new container sees its own volumes' devices under paths that no longer exist.
+ * Lookups run no process, so an image is never attached twice: loop devices do not survive a reboot
+ * and are re-attached lazily by whoever needs the device next.
  *
  * <p>An image has at most one read-write device (the one that is staged) and, while a block volume
  * is published read-only, one read-only device: a read-only mount does not stop writes through a
@@ -24,18 +27,14 @@ import java.util.stream.Collectors;
 public final class LoopDevices {
 
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
-  private static final String DELETED_SUFFIX = " (deleted)";
+
+  private static final Path SYS_BLOCK = Path.of("/sys/block");
+  private static final Path DEV = Path.of("/dev");
 
   private final CommandRunner runner;
-  private final Path sysBlock;
 
   public LoopDevices(CommandRunner runner) {
-    this(runner, Path.of("/sys/block"));
-  }
-
-  LoopDevices(CommandRunner runner, Path sysBlock) {
     this.runner = runner;
-    this.sysBlock = sysBlock;
   }
 
   /** The read-write loop device backed by {@code image}, if any. */
@@ -48,36 +47,30 @@ public final class LoopDevices {
     return of(image).stream().filter(LoopDevice::readOnly).findFirst();
   }
 
-  /** Every loop device backed by {@code image}. */
+  /** Every loop device backed by {@code image}; none when the image does not exist. */
   public List<LoopDevice> of(Path image) {
-    Path wanted = image.toAbsolutePath().normalize();
-    return all().stream().filter(d -> d.image().equals(wanted)).toList();
+    return FileId.of(image)
+        .map(wanted -> all().stream().filter(d -> d.backingFile().equals(wanted)).toList())
+        .orElse(List.of());
   }
 
-  /** The images that back a read-write loop device (the staged volumes). */
-  public Set<Path> attachedImages() {
+  /** The files that back a read-write loop device (the staged volumes). */
+  public Set<FileId> attachedFiles() {
     return all().stream()
         .filter(d -> !d.readOnly())
-        .map(LoopDevice::image)
+        .map(LoopDevice::backingFile)
         .collect(Collectors.toSet());
   }
 
   /** Every attached loop device. */
   public List<LoopDevice> all() {
     List<LoopDevice> devices = new ArrayList<>();
-    try (DirectoryStream<Path> entries = Files.newDirectoryStream(sysBlock, "loop*")) {
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(SYS_BLOCK, "loop*")) {
       for (Path entry : entries) {
-        try {
-          String file = Files.readString(entry.resolve("loop/backing_file")).strip();
-          if (!file.endsWith(DELETED_SUFFIX)) {
-            devices.add(describe(entry, Path.of(file)));
-          }
-        } catch (NoSuchFileException e) {
-          // nothing attached, or detached while we looked
-        }
+        describe(entry).ifPresent(devices::add);
       }
     } catch (IOException e) {
-      throw new HostCommandException("cannot read loop devices in " + sysBlock, e);
+      throw new HostCommandException("cannot read loop devices in " + SYS_BLOCK, e);
     }
     return devices;
   }
@@ -99,12 +92,9 @@ public final class LoopDevices {
     }
     argv.add(image.toAbsolutePath().toString());
     Path device = Path.of(runner.run(TIMEOUT, argv).stdout().strip());
-    try {
-      return describe(
-          sysBlock.resolve(device.getFileName().toString()), image.toAbsolutePath().normalize());
-    } catch (IOException e) {
-      throw new HostCommandException("cannot read the attached device " + device, e);
-    }
+    return describe(SYS_BLOCK.resolve(device.getFileName().toString()))
+        .orElseThrow(
+            () -> new HostCommandException(device + " was detached right after attaching it"));
   }
 
   /** Makes the kernel re-read the size of the backing file (after the image grew). */
@@ -123,18 +113,35 @@ public final class LoopDevices {
 
   /** The size in bytes the kernel currently sees for the device. */
   public long sizeBytes(LoopDevice device) {
+    return sizeOf(device);
+  }
+
+  static long sizeOf(LoopDevice device) {
     try {
-      String sectors = Files.readString(sysBlock.resolve(device.name()).resolve("size")).strip();
+      String sectors = Files.readString(SYS_BLOCK.resolve(device.name()).resolve("size")).strip();
       return Long.parseLong(sectors) * 512;
     } catch (IOException | NumberFormatException e) {
       throw new HostCommandException("cannot read the size of " + device.path(), e);
     }
   }
 
-  private static LoopDevice describe(Path sysEntry, Path image) throws IOException {
+  /** The device of a sysfs entry, or empty when nothing is attached to it. */
+  private Optional<LoopDevice> describe(Path sysEntry) {
     String name = sysEntry.getFileName().toString();
-    String dev = Files.readString(sysEntry.resolve("dev")).strip();
-    boolean readOnly = "1".equals(Files.readString(sysEntry.resolve("ro")).strip());
-    return new LoopDevice(Path.of("/dev", name), dev, image, readOnly);
+    try {
+      String backingName = Files.readString(sysEntry.resolve("loop/backing_file")).strip();
+      Optional<FileId> backing = LoopStatus.backingFile(DEV.resolve(name));
+      if (backing.isEmpty()) {
+        return Optional.empty();
+      }
+      String number = Files.readString(sysEntry.resolve("dev")).strip();
+      boolean readOnly = "1".equals(Files.readString(sysEntry.resolve("ro")).strip());
+      return Optional.of(
+          new LoopDevice(DEV.resolve(name), number, backing.get(), backingName, readOnly));
+    } catch (NoSuchFileException e) {
+      return Optional.empty(); // nothing attached, or detached while we looked
+    } catch (IOException e) {
+      throw new HostCommandException("cannot read " + sysEntry, e);
+    }
   }
 }

@@ -159,6 +159,8 @@ public final class Catalog {
   public void removeVolume(VolumeRecord record) throws IOException {
     Path doomed = DataLayout.deleting(layout.volumeDir(record.id()));
     Files.move(layout.volumeDir(record.id()), doomed, StandardCopyOption.ATOMIC_MOVE);
+    // durable before the tree goes: a crash must not bring back a half-removed volume
+    AtomicFiles.syncDirectory(doomed.getParent());
     volumeIdsByName.remove(record.name(), record.id());
     volumes.remove(record.id());
     removeTree(doomed);
@@ -167,6 +169,7 @@ public final class Catalog {
   public void removeSnapshot(SnapshotRecord record) throws IOException {
     Path doomed = DataLayout.deleting(layout.snapshotDir(record.id()));
     Files.move(layout.snapshotDir(record.id()), doomed, StandardCopyOption.ATOMIC_MOVE);
+    AtomicFiles.syncDirectory(doomed.getParent());
     snapshotIdsByName.remove(record.name(), record.id());
     snapshots.remove(record.id());
     removeTree(doomed);

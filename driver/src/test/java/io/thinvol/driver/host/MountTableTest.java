@@ -32,8 +32,10 @@ class MountTableTest {
 
   @Test
   void findsFilesystemAndDeviceNodeMounts() {
-    LoopDevice loop3 = new LoopDevice(Path.of("/dev/loop3"), "7:3", Path.of("/img"), false);
-    LoopDevice loop4 = new LoopDevice(Path.of("/dev/loop4"), "7:4", Path.of("/img2"), false);
+    LoopDevice loop3 =
+        new LoopDevice(Path.of("/dev/loop3"), "7:3", new FileId(8, 1, 12), "/img", false);
+    LoopDevice loop4 =
+        new LoopDevice(Path.of("/dev/loop4"), "7:4", new FileId(8, 1, 13), "/img2", false);
     assertThat(table.ofDevice(loop3)).hasSize(2);
     assertThat(table.ofDeviceNode(loop4))
         .extracting(MountEntry::mountPoint)

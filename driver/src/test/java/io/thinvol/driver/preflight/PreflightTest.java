@@ -35,7 +35,7 @@ class PreflightTest {
         .doesNotContain("FAIL")
         .contains("preflight succeeded");
     assertThat(new LoopDevices(new ProcessCommandRunner()).all())
-        .noneMatch(d -> d.image().toString().contains("thinvol-preflight-"));
+        .noneMatch(d -> d.backingName().contains("thinvol-preflight-"));
     assertThat(MountTable.read().under(Path.of("/var/tmp")))
         .noneMatch(m -> m.mountPoint().toString().contains("thinvol-preflight-"));
     try (Stream<Path> left = Files.list(Path.of("/var/tmp"))) {

@@ -1,0 +1,173 @@
+package io.thinvol.driver.core;
+
+import static io.thinvol.driver.core.NodeAttachments.belongsTo;
+
+import io.thinvol.driver.host.HostTools;
+import io.thinvol.driver.host.LoopDevice;
+import io.thinvol.driver.host.MountEntry;
+import io.thinvol.driver.host.MountTable;
+import io.thinvol.driver.store.AccessType;
+import io.thinvol.driver.store.VolumeRecord;
+import java.io.IOException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** NodePublish and NodeUnpublish: bind mounts of the staged filesystem or of the device node. */
+final class NodePublishing {
+
+  private static final Logger log = LoggerFactory.getLogger(NodePublishing.class);
+  private static final int MAX_STACKED_MOUNTS = 8;
+
+  private final NodeAttachments attachments;
+  private final VolumeFilesystems filesystems;
+  private final HostTools host;
+
+  NodePublishing(NodeAttachments attachments, VolumeFilesystems filesystems) {
+    this.attachments = attachments;
+    this.filesystems = filesystems;
+    this.host = attachments.host();
+  }
+
+  /**
+   * The caller holds the volume's lock. A reader-only access mode publishes read-only whatever
+   * {@code readOnly} says.
+   */
+  void publish(
+      String volumeId,
+      Path stagingPath,
+      Path targetPath,
+      NodeManager.Usage usage,
+      boolean readOnly) {
+    VolumeRecord volume = attachments.requireUsable(volumeId, usage);
+    boolean publishReadOnly = readOnly || usage.readerOnly();
+    attachments.withDevice(
+        volume, device -> publish(volume, device, stagingPath, targetPath, usage, publishReadOnly));
+  }
+
+  private void publish(
+      VolumeRecord volume,
+      LoopDevice device,
+      Path stagingPath,
+      Path targetPath,
+      NodeManager.Usage usage,
+      boolean readOnly) {
+    String volumeId = volume.id();
+    MountTable table =
+        volume.accessType() == AccessType.MOUNT
+            ? filesystems.ensureMounted(
+                volume, device, stagingPath, NodeAttachments.stagingFlags(volume, usage))
+            : host.mountTable();
+    Optional<MountEntry> present = table.at(targetPath);
+    if (present.isPresent()) {
+      if (!belongsTo(present.get(), attachments.devices(volumeId), table)) {
+        throw CsiException.alreadyExists(
+            "target %s already has another device mounted (%s)",
+            targetPath, present.get().source());
+      }
+      if (present.get().readOnly() != readOnly) {
+        throw CsiException.alreadyExists(
+            "volume %s is already published at %s %s",
+            volumeId, targetPath, present.get().readOnly() ? "read-only" : "read-write");
+      }
+      return;
+    }
+    try {
+      if (volume.accessType() == AccessType.BLOCK) {
+        publishBlock(volumeId, device, targetPath, readOnly);
+      } else {
+        Files.createDirectories(targetPath);
+        host.mounts().bind(stagingPath, targetPath, readOnly, List.of());
+      }
+    } catch (IOException e) {
+      throw CsiException.internal("cannot create target " + targetPath + ": " + e.getMessage(), e);
+    }
+    log.info("published volume {} at {}{}", volumeId, targetPath, readOnly ? " (read-only)" : "");
+  }
+
+  /**
+   * Binds the device node onto the target. Read-only goes through a read-only loop device: the
+   * kernel ignores a read-only mount when a device node is opened for writing.
+   */
+  private void publishBlock(String volumeId, LoopDevice device, Path target, boolean readOnly)
+      throws IOException {
+    createBlockTarget(target);
+    if (!readOnly) {
+      host.mounts().bind(device.path(), target, false, List.of());
+      return;
+    }
+    Path image = attachments.image(volumeId);
+    boolean existed = host.loops().findReadOnly(image).isPresent();
+    LoopDevice readOnlyDevice = host.loops().attachReadOnly(image);
+    try {
+      host.mounts().bind(readOnlyDevice.path(), target, true, List.of());
+    } catch (RuntimeException e) {
+      if (!existed) {
+        host.loops().detach(readOnlyDevice);
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * The caller holds the volume's lock. A volume this node no longer holds is unpublished when
+   * nothing is mounted at the target: after a reboot and a force-deleted pod the CO retries its
+   * cleanup until it hears OK.
+   */
+  void unpublish(String volumeId, Path targetPath) {
+    boolean known = attachments.known(volumeId).isPresent();
+    List<LoopDevice> devices = known ? attachments.devices(volumeId) : List.of();
+    for (int i = 0; i < MAX_STACKED_MOUNTS; i++) {
+      MountTable table = host.mountTable();
+      Optional<MountEntry> present = table.at(targetPath);
+      if (present.isEmpty()) {
+        break;
+      }
+      if (!known) {
+        throw NodeAttachments.unknownVolumeMounted(volumeId, targetPath, present.get());
+      }
+      if (!belongsTo(present.get(), devices, table)) {
+        throw CsiException.failedPrecondition(
+            "target %s holds a mount of %s, not volume %s; leaving it alone",
+            targetPath, present.get().source(), volumeId);
+      }
+      attachments.unmount(targetPath, volumeId);
+    }
+    removeTarget(targetPath);
+    MountTable after = host.mountTable();
+    for (LoopDevice device : devices) {
+      if (device.readOnly() && after.ofDeviceNode(device).isEmpty()) {
+        host.loops().detach(device); // the last read-only publish is gone
+      }
+    }
+    log.info("unpublished volume {} from {}", volumeId, targetPath);
+  }
+
+  private static void createBlockTarget(Path target) throws IOException {
+    Files.createDirectories(target.getParent());
+    if (!Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
+      Files.createFile(target);
+    }
+  }
+
+  /** Removes the empty directory or empty file left at a target; never anything with data. */
+  private static void removeTarget(Path target) {
+    try {
+      if (Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
+        Files.delete(target);
+      } else if (Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)
+          && Files.size(target) == 0) {
+        Files.delete(target);
+      }
+    } catch (DirectoryNotEmptyException e) {
+      log.warn("left {} in place: it is not empty", target);
+    } catch (IOException e) {
+      throw CsiException.internal("cannot remove target " + target + ": " + e.getMessage(), e);
+    }
+  }
+}

@@ -1,0 +1,44 @@
+package io.thinvol.driver.host;
+
+import com.sun.jna.LastErrorException;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.file.Path;
+
+/** Sets the size of image files without writing their data. */
+public final class SparseFiles {
+
+  private SparseFiles() {}
+
+  /** The file's filesystem does not allow a file of that size (EFBIG: 16 TiB on ext4). */
+  public static final class TooLargeException extends IOException {
+    TooLargeException(String message) {
+      super(message);
+    }
+  }
+
+  /**
+   * Grows {@code file} (created when missing) to {@code size} bytes, never shrinks it, and syncs it
+   * before returning.
+   */
+  public static void extend(Path file, long size) throws IOException {
+    try (RandomAccessFile handle = new RandomAccessFile(file.toFile(), "rw")) {
+      if (handle.length() < size) {
+        truncate(file, size);
+      }
+      handle.getFD().sync();
+    }
+  }
+
+  private static void truncate(Path file, long size) throws IOException {
+    try {
+      Libc.INSTANCE.truncate(file.toString(), size);
+    } catch (LastErrorException e) {
+      if (e.getErrorCode() == Libc.EFBIG) {
+        throw new TooLargeException(
+            "the filesystem holding " + file + " does not allow a file of " + size + " bytes");
+      }
+      throw new IOException("cannot set the size of " + file + " to " + size + ": " + e, e);
+    }
+  }
+}

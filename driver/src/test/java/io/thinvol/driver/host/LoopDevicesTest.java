@@ -1,0 +1,131 @@
+package io.thinvol.driver.host;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.thinvol.driver.store.Catalog;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Loop devices are recognised by their backing file's device and inode, as the kernel has them. */
+class LoopDevicesTest {
+
+  private static final Duration TIMEOUT = Duration.ofSeconds(30);
+  private final ProcessCommandRunner runner = new ProcessCommandRunner();
+  private final LoopDevices loops = new LoopDevices(runner);
+  private Path root;
+  private Path image;
+
+  @BeforeEach
+  void createImage() throws Exception {
+    root = Files.createTempDirectory("thinvol-loops-");
+    image = root.resolve("data/disk.img");
+    Files.createDirectories(image.getParent());
+    try (RandomAccessFile file = new RandomAccessFile(image.toFile(), "rw")) {
+      file.setLength(8 << 20);
+    }
+  }
+
+  @AfterEach
+  void cleanUp() throws Exception {
+    List<String> leaked = HostCleanup.release(root);
+    Catalog.removeTree(root);
+    assertThat(leaked).as("left behind").isEmpty();
+  }
+
+  @Test
+  void theBackingFileIsTheImageByDeviceAndInodeAsStatAndLosetupSeeIt() throws Exception {
+    LoopDevice device = loops.attach(image);
+    try {
+      String[] stat =
+          runner
+              .run(TIMEOUT, List.of("stat", "-c", "%Hd %Ld %i", image.toString()))
+              .stdout()
+              .strip()
+              .split(" ");
+      FileId expected =
+          new FileId(Integer.parseInt(stat[0]), Integer.parseInt(stat[1]), Long.parseLong(stat[2]));
+      assertThat(FileId.of(image)).contains(expected);
+      assertThat(device.backingFile()).isEqualTo(expected);
+
+      JsonNode listed =
+          new ObjectMapper()
+              .readTree(
+                  runner
+                      .run(
+                          TIMEOUT,
+                          List.of(
+                              "losetup",
+                              "--list",
+                              "--json",
+                              "-O",
+                              "NAME,BACK-INO,BACK-MAJ:MIN",
+                              device.path().toString()))
+                      .stdout())
+              .path("loopdevices")
+              .get(0);
+      assertThat(listed.path("back-ino").asLong()).isEqualTo(expected.inode());
+      assertThat(listed.path("back-maj:min").asText().strip())
+          .isEqualTo(expected.major() + ":" + expected.minor());
+
+      assertThat(loops.find(image)).contains(device);
+      assertThat(loops.attach(image)).as("never a second device").isEqualTo(device);
+      assertThat(loops.of(image)).containsExactly(device);
+    } finally {
+      loops.detach(device);
+    }
+    assertThat(loops.of(image)).isEmpty();
+  }
+
+  @Test
+  void theImageSeenThroughABindMountIsTheSameFile() throws Exception {
+    Path bound = Files.createDirectories(root.resolve("bound"));
+    runner.run(TIMEOUT, List.of("mount", "--bind", image.getParent().toString(), bound.toString()));
+    Path sameImage = bound.resolve(image.getFileName());
+    LoopDevice device = loops.attach(sameImage);
+    try {
+      assertThat(device.backingName()).isEqualTo(sameImage.toString());
+      assertThat(FileId.of(sameImage)).isEqualTo(FileId.of(image));
+      assertThat(loops.find(image)).as("found by the other path").contains(device);
+      assertThat(loops.attachedFiles()).contains(FileId.of(image).orElseThrow());
+    } finally {
+      loops.detach(device);
+      runner.run(TIMEOUT, List.of("umount", bound.toString()));
+    }
+  }
+
+  @Test
+  void anotherFileAtTheSamePathIsNotTheAttachedImage() throws Exception {
+    LoopDevice device = loops.attach(image);
+    try {
+      Path moved = image.resolveSibling("moved.img");
+      Files.move(image, moved);
+      Files.copy(moved, image);
+      assertThat(loops.find(image)).as("a new file under the old name").isEmpty();
+      assertThat(loops.find(moved)).map(LoopDevice::path).contains(device.path());
+    } finally {
+      loops.detach(device);
+    }
+  }
+
+  @Test
+  void deviceNumbersAboveEightBitsOfMinorDecodeAsTheKernelEncodesThem() {
+    int major = 259;
+    int minor = 0x12345;
+    long kernel = (minor & 0xff) | ((long) major << 8) | ((long) (minor & ~0xff) << 12);
+    long glibc =
+        ((long) (major & 0xfff) << 8)
+            | ((long) (major & ~0xfff) << 32)
+            | (minor & 0xff)
+            | ((long) (minor & ~0xff) << 12);
+    assertThat(FileId.fromDeviceNumber(kernel, 7)).isEqualTo(new FileId(major, minor, 7));
+    assertThat(FileId.fromDeviceNumber(glibc, 7)).isEqualTo(new FileId(major, minor, 7));
+  }
+}
