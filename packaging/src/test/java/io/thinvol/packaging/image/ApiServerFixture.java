@@ -3,6 +3,10 @@ package io.thinvol.packaging.image;
 import io.fabric8.kubernetes.api.model.APIGroupBuilder;
 import io.fabric8.kubernetes.api.model.APIGroupListBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.authorization.v1.ResourceRule;
+import io.fabric8.kubernetes.api.model.authorization.v1.SelfSubjectRulesReview;
+import io.fabric8.kubernetes.api.model.authorization.v1.SubjectRulesReviewStatus;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -22,22 +26,36 @@ import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * An API server for the operator's container on a host port: fabric8's mock server in CRUD mode,
- * over TLS on 127.0.0.1 ("localhost" in its certificate), with the two things the operator needs
- * beyond plain CRUD: API group discovery and server-side apply (an apply creates the object or
- * merges into it, as the API server does for a sole field manager).
+ * over TLS on 127.0.0.1 ("localhost" in its certificate), with what the operator needs beyond plain
+ * CRUD: API group discovery, the token's rules (SelfSubjectRulesReview, which leader election
+ * checks) and server-side apply (an apply creates the object or merges into it, as the API server
+ * does for a sole field manager).
  */
 final class ApiServerFixture implements AutoCloseable {
 
   private static final String APPLY = "application/apply-patch";
+  private static final String RULES_REVIEW =
+      "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews";
+
+  // Held: java.util.logging keeps only weak references, and each request is logged at INFO.
+  private static final Logger REQUEST_LOG = Logger.getLogger(MockWebServer.class.getName());
 
   private final MockWebServer web = new MockWebServer();
   private final KubernetesMockServer server;
 
-  ApiServerFixture() {
-    server = new KubernetesMockServer(new Context(), web, new HashMap<>(), new Dispatcher(), true);
+  /**
+   * @param rules what the ServiceAccount's token may do, as its RBAC roles grant it
+   */
+  ApiServerFixture(List<PolicyRule> rules) {
+    REQUEST_LOG.setLevel(Level.WARNING);
+    server =
+        new KubernetesMockServer(new Context(), web, new HashMap<>(), new Dispatcher(rules), true);
     server.init(InetAddress.getLoopbackAddress(), 0);
   }
 
@@ -69,11 +87,22 @@ final class ApiServerFixture implements AutoCloseable {
 
   private static final class Dispatcher extends KubernetesCrudDispatcher {
 
+    private final List<PolicyRule> rules;
+
+    Dispatcher(List<PolicyRule> rules) {
+      this.rules = rules;
+    }
+
     @Override
     public MockResponse dispatch(RecordedRequest request) {
       String path = request.getPath();
       if (request.method() == HttpMethod.GET && path.equals("/apis")) {
         return new MockResponse().setResponseCode(200).setBody(Serialization.asJson(groups()));
+      }
+      if (request.method() == HttpMethod.POST && path.startsWith(RULES_REVIEW)) {
+        return new MockResponse()
+            .setResponseCode(201)
+            .setBody(Serialization.asJson(review(request)));
       }
       String contentType = request.getHeader("Content-Type");
       if (request.method() != HttpMethod.PATCH
@@ -93,6 +122,21 @@ final class ApiServerFixture implements AutoCloseable {
       }
       String collection = objectPath.substring(0, objectPath.lastIndexOf('/'));
       return handleCreate(request(HttpMethod.POST, collection, "application/json", body));
+    }
+
+    /** The rules of the token, as the API server answers a SelfSubjectRulesReview. */
+    private SelfSubjectRulesReview review(RecordedRequest request) {
+      SelfSubjectRulesReview review =
+          Serialization.unmarshal(request.getBody().readUtf8(), SelfSubjectRulesReview.class);
+      List<ResourceRule> granted =
+          rules.stream()
+              .map(
+                  r ->
+                      new ResourceRule(
+                          r.getApiGroups(), r.getResourceNames(), r.getResources(), r.getVerbs()))
+              .toList();
+      review.setStatus(new SubjectRulesReviewStatus(null, false, List.of(), granted));
+      return review;
     }
 
     private static RecordedRequest request(

@@ -15,6 +15,7 @@ import io.thinvol.driver.client.CsiClient;
 import io.thinvol.operator.model.NodeDaemonSetModel;
 import io.thinvol.operator.model.SelfSignedCertificate;
 import io.thinvol.operator.model.Settings;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -36,7 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
 class DriverImageTest {
 
   /** The docs' example StorageBackend: the DaemonSet the operator renders for it. */
-  static StorageBackend exampleBackend() throws Exception {
+  static StorageBackend exampleBackend() throws IOException {
     Path example = Podman.ROOT.resolve("packaging/src/main/resources/examples/storagebackend.yaml");
     return Serialization.unmarshal(Files.readString(example), StorageBackend.class);
   }
@@ -130,7 +131,7 @@ class DriverImageTest {
                   csi.identity().getPluginInfo(GetPluginInfoRequest.getDefaultInstance()).getName())
               .isEqualTo("local.thinvol.io");
         }
-        assertThat(awaitHttp(pid, 9070, null, Duration.ofSeconds(5))).isEqualTo("open");
+        assertThat(awaitHttp(pid, 9070, null, Duration.ofSeconds(5))).isEqualTo("open\n");
         String logs = Podman.run("logs", name).output();
         assertThat(logs).contains("serving on tls://:9070").doesNotContain("ERROR", "|-");
         Podman.Result stop = Podman.run("stop", "--time", "20", name);
@@ -173,7 +174,7 @@ class DriverImageTest {
               .start();
       String output = new String(process.getInputStream().readAllBytes()).replace("\r", "");
       if (process.waitFor() == 0 && !output.isEmpty()) {
-        return output.strip() + (output.endsWith("\n") ? "\n" : "");
+        return output;
       }
       if (System.nanoTime() > deadline) {
         throw new AssertionError("nothing answers on port " + port + " " + path + ": " + output);

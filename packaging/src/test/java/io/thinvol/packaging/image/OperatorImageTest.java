@@ -10,9 +10,11 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.thinvol.api.BackendNames;
 import io.thinvol.api.v1alpha1.StorageBackend;
+import io.thinvol.operator.model.OperatorRbac;
 import io.thinvol.packaging.OperatorDeployment;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -64,7 +66,9 @@ class OperatorImageTest {
             .withValue(String.valueOf(healthPort))
             .endEnv()
             .build();
-    try (ApiServerFixture server = new ApiServerFixture();
+    List<PolicyRule> rbac = new ArrayList<>(OperatorRbac.clusterRules(false));
+    rbac.addAll(OperatorRbac.namespaceRules());
+    try (ApiServerFixture server = new ApiServerFixture(rbac);
         KubernetesClient client = server.client(NAMESPACE)) {
       seed(client, podName, image);
       Path serviceAccount = serviceAccount(dir, server);
@@ -96,7 +100,9 @@ class OperatorImageTest {
         awaitReady(healthPort, podName);
         System.out.printf(
             "operator container ready after %.1f s%n", (System.nanoTime() - start) / 1e9);
-        Lease lease = await(() -> client.resources(Lease.class).withName("thinvol-operator").get(), "a lease");
+        Lease lease =
+            await(
+                () -> client.resources(Lease.class).withName("thinvol-operator").get(), "a lease");
         assertThat(lease.getSpec().getHolderIdentity()).isEqualTo(podName);
         StorageBackend backend =
             await(
@@ -116,7 +122,6 @@ class OperatorImageTest {
         String logs = Podman.run("logs", podName).output();
         assertThat(logs).doesNotContain("ERROR", "Exception", "|-INFO", "|-WARN");
       } finally {
-        System.out.println("operator container log:\n" + Podman.run("logs", podName).output());
         Podman.remove(podName);
       }
     }
