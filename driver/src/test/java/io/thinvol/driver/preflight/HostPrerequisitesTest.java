@@ -8,6 +8,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -70,7 +71,7 @@ class HostPrerequisitesTest {
                 + " on Debian or Ubuntu install them with: apt-get install -y e2fsprogs\n");
   }
 
-  /** A directory of links to every tool on this host's PATH except those of {@code pkg}. */
+  /** A directory with every tool on this host's PATH except those of {@code pkg}. */
   private static String pathWithout(String pkg, Path bin) throws Exception {
     List<String> hostPath = List.of(System.getenv("PATH").split(File.pathSeparator));
     for (HostPrerequisites.Tool tool : HostPrerequisites.TOOLS) {
@@ -83,7 +84,10 @@ class HostPrerequisitesTest {
               .filter(Files::isExecutable)
               .findFirst()
               .orElseThrow();
-      Files.createSymbolicLink(bin.resolve(tool.command()), real);
+      // A script rather than a link: JUnit warns about links out of a temporary directory.
+      Path wrapper = bin.resolve(tool.command());
+      Files.writeString(wrapper, "#!/bin/sh\nexec " + real + " \"$@\"\n");
+      Files.setPosixFilePermissions(wrapper, PosixFilePermissions.fromString("rwxr-xr-x"));
     }
     return bin.toString();
   }
