@@ -21,7 +21,8 @@ sources=(
   "deb http://deb.debian.org/debian $suite-updates main"
   "deb http://deb.debian.org/debian-security $suite-security main"
 )
-key="$(printf '%s\n' "$suite" "$packages" "${sources[@]}" | sha256sum | cut -c1-12)"
+env='ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'
+key="$(printf '%s\n' "$suite" "$packages" "${sources[@]}" "$env" | sha256sum | cut -c1-12)"
 base="localhost/thinvol-base:$key"
 
 seconds() { date +%s.%N; }
@@ -31,10 +32,12 @@ start="$(seconds)"
 if [ "${THINVOL_REBUILD_BASE:-}" != 1 ] && podman image exists "$base"; then
   echo "base $base: cached" >&2
 else
-  mmdebstrap --quiet --variant=minbase --include="$packages" \
-    --customize-hook='chroot "$1" java -version' \
+  # Tagged only once complete: a failed run must not leave a base that later runs would reuse.
+  id="$(mmdebstrap --quiet --variant=minbase --include="$packages" \
+    --customize-hook='chroot "$1" java -version >&2' \
     "$suite" - "${sources[@]}" |
-    podman import --quiet --change 'ENV JAVA_HOME=/usr/lib/jvm/java-17-openjdk-amd64' - "$base" >/dev/null
+    podman import --quiet --change "$env" -)"
+  podman tag "$id" "$base"
   echo "base $base: built in $(elapsed "$start") s" >&2
 fi
 
