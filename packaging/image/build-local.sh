@@ -37,7 +37,9 @@ else
     --customize-hook='chroot "$1" java -version >&2' \
     "$suite" - "${sources[@]}" |
     podman import --quiet --change "$env" -)"
+  replaced="$(podman image inspect --format '{{.Id}}' "$base" 2>/dev/null || true)"
   podman tag "$id" "$base"
+  [ -z "$replaced" ] || podman rmi "$replaced" >/dev/null 2>&1 || true
   echo "base $base: built in $(elapsed "$start") s" >&2
 fi
 
