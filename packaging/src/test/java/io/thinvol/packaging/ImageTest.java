@@ -14,9 +14,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The container image's contents without a container engine (none runs here): the Containerfile
- * copies what the build makes, installs the driver's host tools, and its entry point starts both
- * programs from the jars it copies.
+ * The container image's contents without a container engine: the Containerfile copies what the
+ * build makes, installs the driver's host tools, and its entry point starts both programs from the
+ * jars it copies. The built image itself is run by the tests in {@code image/}.
  */
 class ImageTest {
 

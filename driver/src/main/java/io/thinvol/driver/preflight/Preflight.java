@@ -21,21 +21,34 @@ import java.util.List;
 public final class Preflight {
 
   private final PrintStream out;
+  private final String path;
 
   public Preflight(PrintStream out) {
+    this(out, System.getenv("PATH"));
+  }
+
+  /** {@code path}: where the host tools are looked for (the PATH the driver's commands use). */
+  Preflight(PrintStream out, String path) {
     this.out = out;
+    this.path = path;
   }
 
   /** Returns the process exit code: 0 when every step passed. */
   public int run(Path dataDir, String nodeId, String version) throws IOException {
+    out.printf(
+        "thinvol preflight %s on node %s, data dir %s%n%n",
+        version, nodeId, dataDir != null ? dataDir : "a temporary one in /var/tmp");
+    StepRunner steps = new StepRunner(out);
+    steps.step("host tools are installed", () -> HostPrerequisites.check(path));
+    if (steps.failed() > 0) {
+      return finish(steps);
+    }
     Path work = Files.createTempDirectory(Path.of("/var/tmp"), "thinvol-preflight-");
     Path data = dataDir != null ? dataDir.toAbsolutePath().normalize() : work.resolve("data");
     Path socket = work.resolve("csi.sock");
     DriverConfig config =
         new DriverConfig(
             "unix://" + socket, "preflight.thinvol.io", nodeId, data, 1000, 1.0, version);
-    out.printf("thinvol preflight %s on node %s, data dir %s%n%n", version, nodeId, data);
-    StepRunner steps = new StepRunner(out);
     Path addonsSocket = work.resolve("csi-addons.sock");
     try (Driver driver =
             Driver.start(config, AddonsConfig.socketOnly("unix://" + addonsSocket), null);
@@ -57,6 +70,10 @@ public final class Preflight {
           });
       Catalog.removeTree(work);
     }
+    return finish(steps);
+  }
+
+  private int finish(StepRunner steps) {
     out.println();
     out.println(steps.summary());
     return steps.failed() == 0 ? 0 : 1;

@@ -135,6 +135,8 @@ public final class NodeDaemonSetModel {
         // The image runs as a non-root user for the operator; the driver needs root for
         // losetup, mkfs and mount.
         .withRunAsUser(0L)
+        // Writes go to the mounts only; /tmp is for the native libraries Netty unpacks.
+        .withReadOnlyRootFilesystem(true)
         .endSecurityContext()
         .withLivenessProbe(httpProbe("/healthz", "healthz", 5))
         .withReadinessProbe(httpProbe("/readyz", "http", 3))
@@ -148,6 +150,7 @@ public final class NodeDaemonSetModel {
             mount("plugins-dir", effective.kubeletDir() + "/plugins", "Bidirectional"),
             mount("dev-dir", "/dev", null),
             mount("data-dir", effective.dataDir(), null),
+            mount("tmp", "/tmp", null),
             new VolumeMountBuilder()
                 .withName("addons-tls")
                 .withMountPath(TLS_DIR)
@@ -251,6 +254,7 @@ public final class NodeDaemonSetModel {
         hostPath("plugins-dir", kubelet + "/plugins", "Directory"),
         hostPath("dev-dir", "/dev", "Directory"),
         hostPath("data-dir", effective.dataDir(), "DirectoryOrCreate"),
+        new VolumeBuilder().withName("tmp").withNewEmptyDir().endEmptyDir().build(),
         new VolumeBuilder()
             .withName("addons-tls")
             .withNewSecret()

@@ -158,6 +158,8 @@ class ModelTest {
     PodSpec pod = daemonSet.getSpec().getTemplate().getSpec();
     Container driver = container(daemonSet, "driver");
     assertThat(driver.getSecurityContext().getPrivileged()).isTrue();
+    assertThat(driver.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
+    assertThat(mountAt(driver, "/tmp").getName()).isEqualTo("tmp");
     assertThat(mountAt(driver, "/var/data/kubelet/pods").getMountPropagation())
         .isEqualTo("Bidirectional");
     assertThat(mountAt(driver, "/var/data/kubelet/plugins").getMountPropagation())
