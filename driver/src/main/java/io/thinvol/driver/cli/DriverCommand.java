@@ -108,6 +108,15 @@ public final class DriverCommand implements Callable<Integer> {
   List<String> addonsAllowedServiceAccounts;
 
   @Option(
+      names = "--addons-token-audience",
+      defaultValue =
+          "${env:THINVOL_ADDONS_TOKEN_AUDIENCE:-" + AddonsConfig.DEFAULT_TOKEN_AUDIENCE + "}",
+      description =
+          "Audience the callers' tokens must be issued for; the TokenReview asks for it (env"
+              + " THINVOL_ADDONS_TOKEN_AUDIENCE). Default: ${DEFAULT-VALUE}")
+  String addonsTokenAudience;
+
+  @Option(
       names = "--expansion",
       defaultValue = "${env:THINVOL_EXPANSION:-controller}",
       description =
@@ -166,7 +175,8 @@ public final class DriverCommand implements Callable<Integer> {
             config,
             addons,
             addons.port() > 0
-                ? new KubernetesTokenVerifier(() -> new KubernetesClientBuilder().build())
+                ? new KubernetesTokenVerifier(
+                    () -> new KubernetesClientBuilder().build(), addons.tokenAudience())
                 : null);
     HttpEndpoints http = httpPort > 0 ? driver.serveHttp(httpPort) : null;
     Runtime.getRuntime()
@@ -200,7 +210,8 @@ public final class DriverCommand implements Callable<Integer> {
         addonsPort,
         addonsTlsCert,
         addonsTlsKey,
-        Set.copyOf(addonsAllowedServiceAccounts));
+        Set.copyOf(addonsAllowedServiceAccounts),
+        addonsTokenAudience);
   }
 
   static String hostName() {
