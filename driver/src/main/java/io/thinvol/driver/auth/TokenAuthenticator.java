@@ -101,6 +101,8 @@ public final class TokenAuthenticator {
       mine.complete(username);
       return outcome(username);
     } finally {
+      // Whatever went wrong, no call waiting for this review may wait for ever.
+      mine.completeExceptionally(new IllegalStateException("the TokenReview did not complete"));
       inFlight.remove(key, mine);
     }
   }

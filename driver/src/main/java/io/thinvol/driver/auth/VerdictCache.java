@@ -42,10 +42,6 @@ final class VerdictCache {
     (verdict.accepted() ? accepted : refused).put(key, verdict);
   }
 
-  synchronized int size() {
-    return accepted.size() + refused.size();
-  }
-
   private static final class Lru extends LinkedHashMap<String, Verdict> {
     private final int capacity;
 

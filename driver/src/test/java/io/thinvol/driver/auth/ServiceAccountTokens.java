@@ -41,23 +41,8 @@ final class ServiceAccountTokens {
 
   /** A signed token of {@code namespace:name} for {@code audience}, valid until {@code exp}. */
   String issue(String account, String audience, Instant exp) {
-    String[] parts = account.split(":");
     String header = encode(Map.of("alg", "RS256", "kid", "key-1", "typ", "JWT"));
-    String payload =
-        encode(
-            Map.of(
-                "iss",
-                ISSUER,
-                "aud",
-                List.of(audience),
-                "sub",
-                "system:serviceaccount:" + parts[0] + ":" + parts[1],
-                "exp",
-                exp.getEpochSecond(),
-                "iat",
-                exp.getEpochSecond() - 600,
-                "jti",
-                Long.toHexString(random.nextLong())));
+    String payload = claims(account, audience, exp);
     try {
       Signature rsa = Signature.getInstance("SHA256withRSA");
       rsa.initSign(key.getPrivate());
@@ -66,6 +51,23 @@ final class ServiceAccountTokens {
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  private String claims(String account, String audience, Instant exp) {
+    return encode(
+        Map.of(
+            "iss",
+            ISSUER,
+            "aud",
+            List.of(audience),
+            "sub",
+            "system:serviceaccount:" + account,
+            "exp",
+            exp.getEpochSecond(),
+            "iat",
+            exp.getEpochSecond() - 600,
+            "jti",
+            Long.toHexString(random.nextLong())));
   }
 
   /** A random base64url string, as long as a real token. */
@@ -88,16 +90,10 @@ final class ServiceAccountTokens {
   String forged(String audience) {
     String header = encode(Map.of("alg", "RS256", "kid", randomString().substring(0, 10)));
     String payload =
-        encode(
-            Map.of(
-                "iss",
-                ISSUER,
-                "aud",
-                List.of(audience),
-                "sub",
-                "system:serviceaccount:default:" + random.nextInt(),
-                "exp",
-                Instant.now().getEpochSecond() + 3600));
+        claims(
+            "default:" + Integer.toHexString(random.nextInt()),
+            audience,
+            Instant.now().plusSeconds(3600));
     byte[] signature = new byte[256];
     random.nextBytes(signature);
     return header + "." + payload + "." + BASE64URL.encodeToString(signature);
