@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.Role;
@@ -27,7 +28,13 @@ final class Leftovers {
 
   // The DaemonSet first, so no driver pod runs while its permissions go.
   private static final List<Class<? extends HasMetadata>> NAMESPACED =
-      List.of(DaemonSet.class, Secret.class, RoleBinding.class, Role.class, ServiceAccount.class);
+      List.of(
+          DaemonSet.class,
+          NetworkPolicy.class,
+          Secret.class,
+          RoleBinding.class,
+          Role.class,
+          ServiceAccount.class);
   private static final List<Class<? extends HasMetadata>> CLUSTER_SCOPED =
       List.of(StorageClass.class, CSIDriver.class, ClusterRoleBinding.class, ClusterRole.class);
 

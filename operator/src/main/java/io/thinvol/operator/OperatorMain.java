@@ -5,9 +5,9 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.thinvol.addons.call.GrpcReclaimCaller;
-import io.thinvol.addons.call.ServiceAccountToken;
+import io.thinvol.addons.call.ProjectedToken;
 import io.thinvol.operator.model.Settings;
-import java.time.Clock;
+import java.nio.file.Path;
 import java.util.Optional;
 
 /**
@@ -15,7 +15,9 @@ import java.util.Optional;
  * when run from a workstation. Environment: {@code POD_NAMESPACE} (where the operator and the node
  * pods run), {@code THINVOL_OPERATOR_IMAGE} (the image that also carries the driver; read from the
  * operator's own pod, {@code POD_NAME}, when unset), {@code THINVOL_HEALTH_PORT} (default 8081),
- * {@code THINVOL_LEADER_ELECTION} (default true).
+ * {@code THINVOL_LEADER_ELECTION} (default true), {@code THINVOL_ADDONS_TOKEN_FILE} and {@code
+ * THINVOL_ADDONS_TOKEN_AUDIENCE} (the projected token sent to the drivers, and its audience, which
+ * the drivers are told to require; defaults as the Deployment mounts it).
  */
 public final class OperatorMain {
 
@@ -49,14 +51,18 @@ public final class OperatorMain {
       System.exit(1);
       return;
     }
+    String audience = env("THINVOL_ADDONS_TOKEN_AUDIENCE").orElse(ProjectedToken.DEFAULT_AUDIENCE);
     Settings settings =
         new Settings(
-            namespace, ownImage(client, namespace), facts.openShift(), facts.snapshotApi());
-    GrpcReclaimCaller caller =
-        new GrpcReclaimCaller(
-            client,
             namespace,
-            new ServiceAccountToken(ServiceAccountToken.IN_POD, Clock.systemUTC()));
+            ownImage(client, namespace),
+            facts.openShift(),
+            facts.snapshotApi(),
+            audience);
+    Path tokenFile =
+        env("THINVOL_ADDONS_TOKEN_FILE").map(Path::of).orElse(ProjectedToken.DEFAULT_FILE);
+    GrpcReclaimCaller caller =
+        new GrpcReclaimCaller(client, namespace, new ProjectedToken(tokenFile, audience));
     OperatorRunner runner =
         OperatorRunner.start(
             client,

@@ -23,6 +23,7 @@ import io.thinvol.operator.dependent.Dependents;
 import io.thinvol.operator.dependent.NodeClusterRoleBindingDependent;
 import io.thinvol.operator.dependent.NodeClusterRoleDependent;
 import io.thinvol.operator.dependent.NodeDaemonSetDependent;
+import io.thinvol.operator.dependent.NodeNetworkPolicyDependent;
 import io.thinvol.operator.dependent.NodeRoleBindingDependent;
 import io.thinvol.operator.dependent.NodeRoleDependent;
 import io.thinvol.operator.dependent.NodeSecurityContextConstraintsDependent;
@@ -59,6 +60,7 @@ import java.util.List;
       @Dependent(name = "role-binding", type = NodeRoleBindingDependent.class, dependsOn = "role"),
       @Dependent(name = "csi-driver", type = CsiDriverDependent.class),
       @Dependent(name = "addons-tls", type = AddonsTlsSecretDependent.class),
+      @Dependent(name = "network-policy", type = NodeNetworkPolicyDependent.class),
       @Dependent(
           name = "node",
           type = NodeDaemonSetDependent.class,

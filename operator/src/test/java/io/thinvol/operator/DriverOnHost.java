@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.thinvol.addons.ClusterFixtures;
+import io.thinvol.addons.call.ProjectedToken;
 import io.thinvol.api.BackendNames;
 import io.thinvol.driver.client.Capabilities;
 import io.thinvol.driver.client.CsiClient;
@@ -21,10 +22,13 @@ import io.thinvol.driver.store.DataLayout;
 import java.io.IOException;
 import java.net.HttpURLConnection;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -39,7 +43,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class DriverOnHost implements AutoCloseable {
 
-  static final String OPERATOR_TOKEN = "operator-token-e2e";
+  /** Shaped like the operator's projected token (the driver screens it before any review). */
+  static final String OPERATOR_TOKEN = projectedToken();
+
   static final String NODE = "node-a";
   static final String CLAIM_NAMESPACE = "apps";
   static final String CLAIM = "data";
@@ -216,9 +222,13 @@ final class DriverOnHost implements AutoCloseable {
   private static String review(String body, String namespace, AtomicInteger reviews) {
     TokenReview request = Serialization.unmarshal(body, TokenReview.class);
     TokenReviewStatus status = new TokenReviewStatus();
-    if (OPERATOR_TOKEN.equals(request.getSpec().getToken())) {
+    List<String> audiences = request.getSpec().getAudiences();
+    if (OPERATOR_TOKEN.equals(request.getSpec().getToken())
+        && audiences != null
+        && audiences.contains(ProjectedToken.DEFAULT_AUDIENCE)) {
       reviews.incrementAndGet();
       status.setAuthenticated(true);
+      status.setAudiences(List.of(ProjectedToken.DEFAULT_AUDIENCE));
       UserInfo user = new UserInfo();
       user.setUsername("system:serviceaccount:" + namespace + ":thinvol-operator");
       status.setUser(user);
@@ -228,5 +238,21 @@ final class DriverOnHost implements AutoCloseable {
     }
     request.setStatus(status);
     return Serialization.asJson(request);
+  }
+
+  private static String projectedToken() {
+    Base64.Encoder base64url = Base64.getUrlEncoder().withoutPadding();
+    String header = "{\"alg\":\"RS256\",\"kid\":\"e2e\"}";
+    String payload =
+        "{\"aud\":[\""
+            + ProjectedToken.DEFAULT_AUDIENCE
+            + "\"],\"exp\":"
+            + Instant.now().plus(Duration.ofHours(6)).getEpochSecond()
+            + ",\"sub\":\"system:serviceaccount:thinvol-system:thinvol-operator\"}";
+    return base64url.encodeToString(header.getBytes(StandardCharsets.UTF_8))
+        + "."
+        + base64url.encodeToString(payload.getBytes(StandardCharsets.UTF_8))
+        + "."
+        + base64url.encodeToString("e2e-signature".getBytes(StandardCharsets.UTF_8));
   }
 }

@@ -8,6 +8,8 @@ import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.DeploymentSpec;
 import io.fabric8.kubernetes.api.model.apps.DeploymentSpecBuilder;
+import io.thinvol.addons.call.ProjectedToken;
+import io.thinvol.operator.model.Names;
 import io.thinvol.operator.model.OperatorRbac;
 import java.util.Map;
 import java.util.TreeMap;
@@ -15,13 +17,18 @@ import java.util.TreeMap;
 /**
  * The operator's Deployment as the bundle installs it (the chart's template renders the same
  * container, with values for image and placement): one replica with leader election, non-root,
- * read-only root filesystem, probes on the health port.
+ * read-only root filesystem, probes on the health port; and the projected ServiceAccount token the
+ * addons send to the drivers (their own audience, ten minutes' life), so that the pod's API-server
+ * token never leaves it.
  */
 public final class OperatorDeployment {
 
   public static final String NAME = "thinvol-operator";
   public static final int HEALTH_PORT = 8081;
-  static final Map<String, String> LABELS = Map.of("app.kubernetes.io/name", NAME);
+  static final Map<String, String> LABELS = Names.operatorPodLabels();
+
+  /** The shortest life the API server allows; the kubelet renews the token at 80% of it. */
+  static final long ADDONS_TOKEN_SECONDS = 600;
 
   private OperatorDeployment() {}
 
@@ -52,6 +59,18 @@ public final class OperatorDeployment {
         .withNewEmptyDir()
         .endEmptyDir()
         .endVolume()
+        .addNewVolume()
+        .withName("addons-token")
+        .withNewProjected()
+        .addNewSource()
+        .withNewServiceAccountToken()
+        .withAudience(ProjectedToken.DEFAULT_AUDIENCE)
+        .withExpirationSeconds(ADDONS_TOKEN_SECONDS)
+        .withPath(ProjectedToken.DEFAULT_FILE.getFileName().toString())
+        .endServiceAccountToken()
+        .endSource()
+        .endProjected()
+        .endVolume()
         .endSpec()
         .endTemplate()
         .build();
@@ -65,7 +84,15 @@ public final class OperatorDeployment {
         .withEnv(
             field("POD_NAMESPACE", "metadata.namespace"),
             field("POD_NAME", "metadata.name"),
-            new EnvVarBuilder().withName("THINVOL_HEALTH_PORT").withValue("" + HEALTH_PORT).build())
+            new EnvVarBuilder().withName("THINVOL_HEALTH_PORT").withValue("" + HEALTH_PORT).build(),
+            new EnvVarBuilder()
+                .withName("THINVOL_ADDONS_TOKEN_FILE")
+                .withValue(ProjectedToken.DEFAULT_FILE.toString())
+                .build(),
+            new EnvVarBuilder()
+                .withName("THINVOL_ADDONS_TOKEN_AUDIENCE")
+                .withValue(ProjectedToken.DEFAULT_AUDIENCE)
+                .build())
         .addNewPort()
         .withName("health")
         .withContainerPort(HEALTH_PORT)
@@ -94,6 +121,11 @@ public final class OperatorDeployment {
         .addNewVolumeMount()
         .withName("tmp")
         .withMountPath("/tmp")
+        .endVolumeMount()
+        .addNewVolumeMount()
+        .withName("addons-token")
+        .withMountPath(ProjectedToken.DEFAULT_FILE.getParent().toString())
+        .withReadOnly(true)
         .endVolumeMount()
         .withNewSecurityContext()
         .withAllowPrivilegeEscalation(false)

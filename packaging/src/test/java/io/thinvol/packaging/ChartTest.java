@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.thinvol.operator.model.Names;
 import io.thinvol.operator.model.OperatorRbac;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -69,6 +70,9 @@ class ChartTest {
     assertThat(deployment.getMetadata().getNamespace()).isEqualTo("thinvol-system");
     assertThat(deployment.getSpec().getTemplate().getSpec().getServiceAccountName())
         .isEqualTo(OperatorRbac.SERVICE_ACCOUNT);
+    assertThat(deployment.getSpec().getTemplate().getMetadata().getLabels())
+        .as("the node pods' NetworkPolicy admits the operator's pods by these")
+        .containsAllEntriesOf(Names.operatorPodLabels());
     Container container = deployment.getSpec().getTemplate().getSpec().getContainers().get(0);
     assertThat(container.getImagePullPolicy()).isEqualTo("IfNotPresent");
     container.setImagePullPolicy(null);

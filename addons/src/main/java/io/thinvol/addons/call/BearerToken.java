@@ -6,7 +6,7 @@ import io.grpc.Status;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 
-/** Sends the operator's ServiceAccount token; the driver checks it with a TokenReview. */
+/** Sends the addons token ({@link ProjectedToken}); the driver checks it with a TokenReview. */
 final class BearerToken extends CallCredentials {
 
   private static final Metadata.Key<String> AUTHORIZATION =

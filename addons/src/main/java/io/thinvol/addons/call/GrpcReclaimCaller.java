@@ -32,9 +32,9 @@ import java.util.function.Supplier;
 import javax.net.ssl.SSLException;
 
 /**
- * Calls driver pods over TLS with the operator's token. The driver's certificate is verified
- * against the one in the backend's Secret (the operator made it), not skipped; one channel per pod
- * and certificate, closed after a while unused.
+ * Calls driver pods over TLS with the operator's projected addons token ({@link ProjectedToken}).
+ * The driver's certificate is verified against the one in the backend's Secret (the operator made
+ * it), not skipped; one channel per pod and certificate, closed after a while unused.
  */
 public final class GrpcReclaimCaller implements ReclaimCaller, AutoCloseable {
 

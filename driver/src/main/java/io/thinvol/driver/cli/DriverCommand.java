@@ -113,6 +113,15 @@ public final class DriverCommand implements Callable<Integer> {
   List<String> addonsAllowedServiceAccounts;
 
   @Option(
+      names = "--addons-token-audience",
+      defaultValue =
+          "${env:THINVOL_ADDONS_TOKEN_AUDIENCE:-" + AddonsConfig.DEFAULT_TOKEN_AUDIENCE + "}",
+      description =
+          "Audience the callers' tokens must be issued for; the TokenReview asks for it (env"
+              + " THINVOL_ADDONS_TOKEN_AUDIENCE). Default: ${DEFAULT-VALUE}")
+  String addonsTokenAudience;
+
+  @Option(
       names = "--expansion",
       defaultValue = "${env:THINVOL_EXPANSION:-controller}",
       description =
@@ -179,7 +188,8 @@ public final class DriverCommand implements Callable<Integer> {
             config,
             addons,
             addons.port() > 0
-                ? new KubernetesTokenVerifier(() -> new KubernetesClientBuilder().build())
+                ? new KubernetesTokenVerifier(
+                    () -> new KubernetesClientBuilder().build(), addons.tokenAudience())
                 : null);
     HttpEndpoints http = httpPort > 0 ? driver.serveHttp(httpPort) : null;
     String podNamespace = System.getenv("POD_NAMESPACE");
@@ -227,7 +237,8 @@ public final class DriverCommand implements Callable<Integer> {
         addonsPort,
         addonsTlsCert,
         addonsTlsKey,
-        Set.copyOf(addonsAllowedServiceAccounts));
+        Set.copyOf(addonsAllowedServiceAccounts),
+        addonsTokenAudience);
   }
 
   static String hostName() {

@@ -3,6 +3,7 @@ package io.thinvol.driver.server;
 import io.grpc.BindableService;
 import io.grpc.ServerInterceptor;
 import io.thinvol.driver.auth.BearerTokenInterceptor;
+import io.thinvol.driver.auth.TokenAuthenticator;
 import io.thinvol.driver.auth.TokenVerifier;
 import io.thinvol.driver.config.AddonsConfig;
 import io.thinvol.driver.config.DriverConfig;
@@ -121,7 +122,8 @@ public final class Driver implements AutoCloseable {
                 addonsServices,
                 List.of(
                     new BearerTokenInterceptor(
-                        verifier, addons.allowedServiceAccounts(), Clock.systemUTC()),
+                        new TokenAuthenticator(verifier, addons.tokenAudience(), Clock.systemUTC()),
+                        addons.allowedServiceAccounts()),
                     new MetricsInterceptor(metrics))));
       }
     } catch (IOException | RuntimeException e) {
@@ -134,7 +136,7 @@ public final class Driver implements AutoCloseable {
 
   /** Convenience for a driver without CSI-Addons endpoints. */
   public static Driver start(DriverConfig config) throws IOException {
-    return start(config, new AddonsConfig(null, 0, null, null, java.util.Set.of()), null);
+    return start(config, AddonsConfig.socketOnly(null), null);
   }
 
   /** Serves /healthz, /readyz and /metrics on {@code port}; the caller closes it. */

@@ -2,6 +2,8 @@ package io.thinvol.driver.auth;
 
 import static io.thinvol.driver.GrpcAssertions.assertCode;
 import static io.thinvol.driver.GrpcAssertions.message;
+import static io.thinvol.driver.auth.TlsAddonsPort.AUDIENCE;
+import static io.thinvol.driver.auth.TlsAddonsPort.OPERATOR;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import csi.v1.VolumeCapability;
@@ -9,196 +11,130 @@ import csiaddons.identity.Capability;
 import csiaddons.identity.GetCapabilitiesRequest;
 import csiaddons.reclaimspace.NodeReclaimSpaceResponse;
 import io.fabric8.kubernetes.api.model.authentication.TokenReview;
-import io.fabric8.kubernetes.api.model.authentication.TokenReviewStatus;
-import io.fabric8.kubernetes.api.model.authentication.UserInfo;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.grpc.ManagedChannel;
-import io.grpc.Metadata;
 import io.grpc.Status;
-import io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.NettyChannelBuilder;
-import io.grpc.stub.MetadataUtils;
 import io.thinvol.driver.DriverHarness;
 import io.thinvol.driver.client.AddonsClient;
 import io.thinvol.driver.client.Capabilities;
-import io.thinvol.driver.config.AddonsConfig;
-import io.thinvol.driver.host.ProcessCommandRunner;
+import io.thinvol.driver.client.CsiClient;
 import io.thinvol.driver.preflight.DataFiles;
-import io.thinvol.driver.server.Driver;
 import java.io.IOException;
-import java.net.HttpURLConnection;
-import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
-import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * The CSI-Addons TLS port: only Bearer tokens of the allowed ServiceAccount get through. The
- * TokenReviews are answered by the fabric8 mock API server.
+ * The CSI-Addons TLS port: only the allowed ServiceAccount's tokens for the addons audience get
+ * through. The TokenReviews are answered by the fabric8 mock API server.
  */
 @EnableKubernetesMockClient(https = false)
 class TlsEndpointTest {
 
-  private static final String OPERATOR = "system:serviceaccount:thinvol-system:thinvol-operator";
-  private static final String OPERATOR_TOKEN = "operator-token-1234";
-  private static final String OTHER_TOKEN = "other-token-5678";
-
   KubernetesMockServer server;
   KubernetesClient client;
 
+  private final ServiceAccountTokens tokens = new ServiceAccountTokens();
+  private final Instant inTenMinutes = Instant.now().plus(Duration.ofMinutes(10));
+  private MockTokenReviews reviews;
   private DriverHarness volumes;
-  private Driver tlsDriver;
-  private Path tls;
-  private int port;
+  private TlsAddonsPort port;
 
   @BeforeEach
   void start() throws IOException {
-    server
-        .expect()
-        .post()
-        .withPath("/apis/authentication.k8s.io/v1/tokenreviews")
-        .andReply(HttpURLConnection.HTTP_CREATED, request -> review(request.getBody().readUtf8()))
-        .always();
+    reviews = MockTokenReviews.on(server);
     volumes = new DriverHarness();
-    tls = volumes.root().resolve("tls");
-    Files.createDirectories(tls);
-    new ProcessCommandRunner()
-        .run(
-            Duration.ofMinutes(1),
-            List.of(
-                "openssl",
-                "req",
-                "-x509",
-                "-newkey",
-                "rsa:2048",
-                "-nodes",
-                "-days",
-                "1",
-                "-subj",
-                "/CN=localhost",
-                "-addext",
-                "subjectAltName=DNS:localhost,IP:127.0.0.1",
-                "-keyout",
-                tls.resolve("tls.key").toString(),
-                "-out",
-                tls.resolve("tls.crt").toString()));
-    try (ServerSocket free = new ServerSocket(0)) {
-      port = free.getLocalPort();
-    }
-    // A second driver process-equivalent on the same data dir would fight over locks; instead
-    // the TLS driver gets its own data dir and the test stages its volume through it.
-    tlsDriver =
-        Driver.start(
-            new io.thinvol.driver.config.DriverConfig(
-                "unix://" + volumes.root().resolve("tls-csi.sock"),
-                "test.thinvol.io",
-                "node-a",
-                volumes.root().resolve("tls-data"),
-                100,
-                1.0,
-                "test"),
-            new AddonsConfig(
-                null,
-                port,
-                tls.resolve("tls.crt"),
-                tls.resolve("tls.key"),
-                Set.of("thinvol-system:thinvol-operator")),
-            new KubernetesTokenVerifier(client));
+    port = TlsAddonsPort.start(volumes, new KubernetesTokenVerifier(client, AUDIENCE));
   }
 
   @AfterEach
   void stop() throws IOException {
-    tlsDriver.close();
+    port.close();
     volumes.close();
   }
 
-  /** The mock API server's TokenReview: two known tokens, everything else invalid. */
-  private static String review(String body) {
-    TokenReview request = Serialization.unmarshal(body, TokenReview.class);
-    String token = request.getSpec().getToken();
-    String user =
-        switch (token) {
-          case OPERATOR_TOKEN -> OPERATOR;
-          case OTHER_TOKEN -> "system:serviceaccount:default:someone";
-          default -> null;
-        };
-    TokenReviewStatus status = new TokenReviewStatus();
-    status.setAuthenticated(user != null);
-    if (user != null) {
-      UserInfo info = new UserInfo();
-      info.setUsername(user);
-      status.setUser(info);
-    } else {
-      status.setError("invalid bearer token");
-    }
-    request.setStatus(status);
-    return Serialization.asJson(request);
+  private String operatorToken(String audience) {
+    return reviews.issued(
+        tokens.issue(TlsAddonsPort.OPERATOR_ACCOUNT, audience, inTenMinutes), OPERATOR);
   }
 
-  private ManagedChannel tlsChannel(String token) throws IOException {
-    NettyChannelBuilder builder =
-        NettyChannelBuilder.forAddress("localhost", port)
-            .sslContext(
-                GrpcSslContexts.forClient().trustManager(tls.resolve("tls.crt").toFile()).build());
-    if (token != null) {
-      Metadata headers = new Metadata();
-      headers.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), token);
-      builder.intercept(MetadataUtils.newAttachHeadersInterceptor(headers));
+  private String refusal(Status.Code code, String authorization) throws IOException {
+    try (AddonsClient addons = port.addons(authorization)) {
+      return message(
+          assertCode(
+              code,
+              () ->
+                  addons.identity().getCapabilities(GetCapabilitiesRequest.getDefaultInstance())));
     }
-    return builder.build();
-  }
-
-  private AddonsClient addons(String authorization) throws IOException {
-    return new AddonsClient(tlsChannel(authorization));
   }
 
   @Test
   @DisplayName("No token, a malformed header and an invalid token are UNAUTHENTICATED")
   void unauthenticated() throws IOException {
+    String forged = tokens.issue(TlsAddonsPort.OPERATOR_ACCOUNT, AUDIENCE, inTenMinutes);
     for (String authorization :
-        new String[] {null, "Basic dXNlcjpwYXNz", "Bearer ", "Bearer bogus"}) {
-      try (AddonsClient addons = addons(authorization)) {
-        assertThat(
-                message(
-                    assertCode(
-                        Status.Code.UNAUTHENTICATED,
-                        () ->
-                            addons
-                                .identity()
-                                .getCapabilities(GetCapabilitiesRequest.getDefaultInstance()))))
-            .doesNotContain("bogus");
-      }
+        new String[] {null, "Basic dXNlcjpwYXNz", "Bearer ", "Bearer bogus", "Bearer " + forged}) {
+      assertThat(refusal(Status.Code.UNAUTHENTICATED, authorization))
+          .doesNotContain("bogus")
+          .doesNotContain(forged);
     }
+    assertThat(reviews.requests()).as("only the well-formed token was reviewed").hasSize(1);
   }
 
   @Test
-  @DisplayName("A valid token of another ServiceAccount is PERMISSION_DENIED")
+  @DisplayName(
+      "The operator's API-server token is refused without a TokenReview: wrong audience; and a"
+          + " review must name the audience")
+  void wrongAudience() throws IOException {
+    String apiServerToken = operatorToken(ServiceAccountTokens.API_SERVER_AUDIENCE);
+    assertThat(refusal(Status.Code.UNAUTHENTICATED, "Bearer " + apiServerToken))
+        .contains("audience '" + AUDIENCE + "'")
+        .doesNotContain(apiServerToken);
+    assertThat(reviews.requests()).as("refused before any API call").isEmpty();
+
+    try (AddonsClient addons = port.addons("Bearer " + operatorToken(AUDIENCE))) {
+      addons.identity().getCapabilities(GetCapabilitiesRequest.getDefaultInstance());
+    }
+    assertThat(reviews.requests())
+        .extracting(r -> r.getSpec().getAudiences())
+        .containsExactly(List.of(AUDIENCE));
+  }
+
+  @Test
+  @DisplayName(
+      "A valid token of another ServiceAccount is PERMISSION_DENIED, naming no allowed one")
   void otherAccount() throws IOException {
-    try (AddonsClient addons = addons("Bearer " + OTHER_TOKEN)) {
+    String other =
+        reviews.issued(
+            tokens.issue("default:someone", AUDIENCE, inTenMinutes),
+            "system:serviceaccount:default:someone");
+    try (AddonsClient addons = port.addons("Bearer " + other)) {
       assertThat(
               message(
                   assertCode(
                       Status.Code.PERMISSION_DENIED,
                       () -> addons.reclaimOffline("vol-ffffffffffffffffffffffffffffffff"))))
           .contains("system:serviceaccount:default:someone")
-          .doesNotContain(OTHER_TOKEN);
+          .doesNotContain("thinvol-operator")
+          .doesNotContain("thinvol-system")
+          .doesNotContain(other);
     }
   }
 
   @Test
   @DisplayName("A plaintext connection to the TLS port fails")
   void plaintext() {
-    ManagedChannel plain = NettyChannelBuilder.forAddress("localhost", port).usePlaintext().build();
+    ManagedChannel plain =
+        NettyChannelBuilder.forAddress("localhost", port.port()).usePlaintext().build();
     try (AddonsClient addons = new AddonsClient(plain)) {
       assertCode(
           Status.Code.UNAVAILABLE,
@@ -209,9 +145,8 @@ class TlsEndpointTest {
   @Test
   @DisplayName("The operator's token works end to end: capabilities and a real reclaim")
   void operatorEndToEnd() throws IOException {
-    try (AddonsClient addons = addons("Bearer " + OPERATOR_TOKEN);
-        io.thinvol.driver.client.CsiClient csi =
-            new io.thinvol.driver.client.CsiClient(volumes.root().resolve("tls-csi.sock"))) {
+    try (AddonsClient addons = port.addons("Bearer " + operatorToken(AUDIENCE));
+        CsiClient csi = new CsiClient(TlsAddonsPort.csiSocket(volumes.root()))) {
       assertThat(
               addons
                   .identity()
@@ -237,10 +172,9 @@ class TlsEndpointTest {
       csi.unstage(id, staging);
       csi.deleteVolume(id);
     }
-    assertThat(server.getRequestCount())
+    assertThat(reviews.requests())
         .as("one TokenReview for several calls with the same token")
-        .isEqualTo(1);
-    assertThat(new String(Files.readAllBytes(tls.resolve("tls.crt")), StandardCharsets.US_ASCII))
-        .startsWith("-----BEGIN CERTIFICATE-----");
+        .extracting(TokenReview::getSpec)
+        .hasSize(1);
   }
 }

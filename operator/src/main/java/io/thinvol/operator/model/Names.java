@@ -60,6 +60,14 @@ public final class Names {
         backend.getMetadata().getName());
   }
 
+  /**
+   * Labels of the operator's own pods, as its Deployment (bundle and chart) sets them: the only
+   * pods the node pods' NetworkPolicy admits to the CSI-Addons port.
+   */
+  public static Map<String, String> operatorPodLabels() {
+    return Map.of("app.kubernetes.io/name", OperatorRbac.SERVICE_ACCOUNT);
+  }
+
   /** Labels of the node pods (also the DaemonSet's selector, which cannot change). */
   public static Map<String, String> nodePodLabels(StorageBackend backend) {
     return Map.of(

@@ -46,7 +46,7 @@ public final class NodeDaemonSetModel {
     Effective effective = Effective.of(backend);
     Images images = Images.of(backend, settings);
     List<Container> containers = new ArrayList<>();
-    containers.add(driver(backend, effective, images));
+    containers.add(driver(backend, settings, effective, images));
     containers.add(registrar(backend, effective, images));
     containers.add(provisioner(effective, images));
     containers.add(resizer(images));
@@ -93,7 +93,8 @@ public final class NodeDaemonSetModel {
         .build();
   }
 
-  private static Container driver(StorageBackend backend, Effective effective, Images images) {
+  private static Container driver(
+      StorageBackend backend, Settings settings, Effective effective, Images images) {
     return new ContainerBuilder()
         .withName("driver")
         .withImage(images.driver())
@@ -104,6 +105,7 @@ public final class NodeDaemonSetModel {
             "--addons-port=" + ADDONS_PORT,
             "--addons-tls-cert=" + TLS_DIR + "/tls.crt",
             "--addons-tls-key=" + TLS_DIR + "/tls.key",
+            "--addons-token-audience=" + settings.addonsTokenAudience(),
             "--driver-name=" + Names.driver(backend),
             "--node-id=$(NODE_NAME)",
             "--data-dir=" + effective.dataDir(),

@@ -69,6 +69,7 @@ public final class OperatorRbac {
     rules.add("rbac.authorization.k8s.io", "roles", MANAGE);
     rules.add("rbac.authorization.k8s.io", "rolebindings", MANAGE);
     rules.add("coordination.k8s.io", "leases", "get", "create", "update");
+    rules.add("networking.k8s.io", "networkpolicies", MANAGE);
     rules.addAll(RbacModel.namespaceRules());
     return rules.build();
   }

@@ -1,5 +1,7 @@
 package io.thinvol.operator.model;
 
+import io.thinvol.addons.call.ProjectedToken;
+
 /**
  * What the operator knows about where it runs.
  *
@@ -7,6 +9,18 @@ package io.thinvol.operator.model;
  * @param operatorImage the operator's own image, which also carries the driver
  * @param openShift the cluster is OpenShift (SCCs, Pod Security label sync)
  * @param snapshotApi the cluster serves snapshot.storage.k8s.io (VolumeSnapshot CRDs)
+ * @param addonsTokenAudience the audience of the operator's projected token, which the drivers
+ *     require of their callers
  */
 public record Settings(
-    String namespace, String operatorImage, boolean openShift, boolean snapshotApi) {}
+    String namespace,
+    String operatorImage,
+    boolean openShift,
+    boolean snapshotApi,
+    String addonsTokenAudience) {
+
+  /** With the default addons token audience. */
+  public Settings(String namespace, String operatorImage, boolean openShift, boolean snapshotApi) {
+    this(namespace, operatorImage, openShift, snapshotApi, ProjectedToken.DEFAULT_AUDIENCE);
+  }
+}

@@ -195,7 +195,8 @@ class ModelTest {
             "--overprovision-ratio=3.0",
             "--expansion=node",
             "--log-level=DEBUG",
-            "--addons-port=9070");
+            "--addons-port=9070",
+            "--addons-token-audience=addons.thinvol.io");
     assertThat(container(daemonSet, "driver").getImage()).isEqualTo(SETTINGS.operatorImage());
     assertThat(container(daemonSet, "node-driver-registrar").getArgs())
         .contains("--kubelet-registration-path=/var/data/kubelet/plugins/fast.thinvol.io/csi.sock");

@@ -1,0 +1,77 @@
+package io.thinvol.driver.auth;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+class TokenScreenTest {
+
+  private static final String AUDIENCE = "addons.thinvol.io";
+  private static final Instant NOW = Instant.parse("2026-11-23T20:00:00Z");
+  private static final Base64.Encoder B64 = Base64.getUrlEncoder().withoutPadding();
+
+  private static String jwt(String header, String payload) {
+    return B64.encodeToString(header.getBytes(StandardCharsets.UTF_8))
+        + "."
+        + B64.encodeToString(payload.getBytes(StandardCharsets.UTF_8))
+        + "."
+        + B64.encodeToString(new byte[64]);
+  }
+
+  private static String refusal(String token) {
+    return TokenScreen.screen(token, AUDIENCE, NOW).refusal();
+  }
+
+  private static final String HEADER = "{\"alg\":\"RS256\",\"kid\":\"k1\"}";
+  private static final long EXP = NOW.plus(Duration.ofMinutes(10)).getEpochSecond();
+
+  @Test
+  @DisplayName("A projected token for the audience passes, with its expiry")
+  void passes() {
+    for (String aud : new String[] {"[\"other\",\"" + AUDIENCE + "\"]", "\"" + AUDIENCE + "\""}) {
+      TokenScreen.Result result =
+          TokenScreen.screen(
+              jwt(HEADER, "{\"aud\":" + aud + ",\"exp\":" + EXP + "}"), AUDIENCE, NOW);
+      assertThat(result.passed()).as(aud).isTrue();
+      assertThat(result.expiresAt()).isEqualTo(Instant.ofEpochSecond(EXP));
+    }
+    assertThat(
+            TokenScreen.screen(
+                    jwt(
+                        "{\"alg\":\"ES256\",\"kid\":\"k\"}",
+                        "{\"aud\":\"" + AUDIENCE + "\",\"exp\":" + EXP + "}"),
+                    AUDIENCE,
+                    NOW)
+                .passed())
+        .isTrue();
+  }
+
+  @Test
+  @DisplayName("Anything else is refused, with a reason and without echoing the token")
+  void refused() {
+    String good = "{\"aud\":[\"" + AUDIENCE + "\"],\"exp\":" + EXP + "}";
+    assertThat(refusal("bogus")).contains("not a JWT");
+    assertThat(refusal("a.b")).contains("not a JWT");
+    assertThat(refusal("a..c")).contains("not a JWT");
+    assertThat(refusal("a.b.c.d")).contains("not a JWT");
+    assertThat(refusal("!!!.???.***")).contains("not a JWT");
+    assertThat(refusal(jwt("[1]", good))).contains("not a JWT");
+    assertThat(refusal(jwt("not json", good))).contains("not a JWT");
+    assertThat(refusal(jwt("{\"alg\":\"none\",\"kid\":\"k1\"}", good))).contains("signed");
+    assertThat(refusal(jwt("{\"alg\":\"HS256\",\"kid\":\"k1\"}", good))).contains("signed");
+    assertThat(refusal(jwt("{\"alg\":\"RS256\"}", good))).contains("kid");
+    assertThat(refusal(jwt(HEADER, "{\"aud\":[\"https://kubernetes.default.svc\"],\"exp\":1}")))
+        .contains("audience '" + AUDIENCE + "'");
+    assertThat(refusal(jwt(HEADER, "{\"exp\":" + EXP + "}"))).contains("audience");
+    assertThat(refusal(jwt(HEADER, "{\"aud\":\"" + AUDIENCE + "\"}"))).contains("expiry");
+    long expired = NOW.minus(Duration.ofMinutes(2)).getEpochSecond();
+    assertThat(refusal(jwt(HEADER, "{\"aud\":\"" + AUDIENCE + "\",\"exp\":" + expired + "}")))
+        .contains("expired");
+    assertThat(refusal(jwt(HEADER, good) + "x".repeat(TokenScreen.MAX_LENGTH))).contains("longer");
+  }
+}
