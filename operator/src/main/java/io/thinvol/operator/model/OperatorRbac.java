@@ -68,7 +68,9 @@ public final class OperatorRbac {
     rules.add("apps", "daemonsets", MANAGE);
     rules.add("rbac.authorization.k8s.io", "roles", MANAGE);
     rules.add("rbac.authorization.k8s.io", "rolebindings", MANAGE);
-    rules.add("coordination.k8s.io", "leases", "get", "create", "update");
+    // Leader election: fabric8's LeaseLock reads, creates and renews (a JSON merge patch) the
+    // Lease; JOSDK refuses to start electing unless a rules review also shows update.
+    rules.add("coordination.k8s.io", "leases", "get", "create", "update", "patch");
     rules.addAll(RbacModel.namespaceRules());
     return rules.build();
   }
