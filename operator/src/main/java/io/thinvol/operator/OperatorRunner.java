@@ -75,9 +75,7 @@ public final class OperatorRunner implements AutoCloseable {
               tuning.accept(overrider);
             });
     Clock clock = Clock.systemUTC();
-    operator.register(
-        new StorageBackendReconciler(
-            settings, clock, new Events(client, settings.namespace(), clock)));
+    operator.register(new StorageBackendReconciler(settings, clock, new Events(client, clock)));
     Addons addons =
         Addons.register(
             operator, client, AddonsSettings.defaults(settings.namespace()), caller, clock);

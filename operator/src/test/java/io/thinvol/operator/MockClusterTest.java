@@ -24,6 +24,7 @@ import io.grpc.Status;
 import io.javaoperatorsdk.operator.api.config.ConfigurationServiceOverrider;
 import io.thinvol.addons.ClusterFixtures;
 import io.thinvol.addons.call.ReclaimCaller;
+import io.thinvol.api.kube.Events;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.api.v1alpha1.StorageBackendSpec;
 import io.thinvol.operator.model.Settings;
@@ -197,8 +198,9 @@ abstract class MockClusterTest {
         .create();
   }
 
+  /** Reasons of the Events on a backend: cluster-scoped, its Events are in {@code default}. */
   List<String> eventReasons(String backend) {
-    return eventReasons(NAMESPACE, backend);
+    return eventReasons(Events.CLUSTER_SCOPED_NAMESPACE, backend);
   }
 
   /** Reasons of the Events recorded in a namespace on an object of that name. */
