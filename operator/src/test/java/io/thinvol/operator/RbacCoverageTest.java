@@ -47,6 +47,9 @@ class RbacCoverageTest extends MockClusterTest {
               "patch coordination.k8s.io/leases",
               "lease renewals with leader election on: LeaderElectionRbacTest"),
           Map.entry(
+              "update thinvol.io/reclaimspacecronjobs/finalizers",
+              "blockOwnerDeletion on a cron job's runs: CronJobChildOwnerTest"),
+          Map.entry(
               "update thinvol.io/storagebackends/finalizers",
               "blockOwnerDeletion on owned objects (OpenShift's OwnerReferencesPermissionEnforcement)"));
 

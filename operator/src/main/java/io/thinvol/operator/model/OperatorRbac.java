@@ -40,6 +40,10 @@ public final class OperatorRbac {
     rules.add("thinvol.io", "reclaimspacejobs/status", "update");
     rules.add("thinvol.io", "reclaimspacecronjobs", "get", "list", "watch");
     rules.add("thinvol.io", "reclaimspacecronjobs/status", "update");
+    // A cron job's runs block its foreground deletion, as a CronJob's Jobs do; admission
+    // (OwnerReferencesPermissionEnforcement) lets only who may update the owner's finalizers say
+    // so.
+    rules.add("thinvol.io", "reclaimspacecronjobs/finalizers", "update");
     rules.add("", "namespaces", READ);
     rules.add("", "persistentvolumeclaims", READ);
     rules.add("", "persistentvolumes", READ);
