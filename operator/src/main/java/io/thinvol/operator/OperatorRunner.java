@@ -16,6 +16,7 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -31,6 +32,7 @@ public final class OperatorRunner implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(OperatorRunner.class);
   static final String LEASE = "thinvol-operator";
+  static final Duration RECONCILE_TERMINATION = Duration.ofSeconds(5);
 
   private final Operator operator;
   private final HttpServer http;
@@ -68,6 +70,9 @@ public final class OperatorRunner implements AutoCloseable {
               overrider
                   .withKubernetesClient(client)
                   .withCloseClientOnStop(false)
+                  // SIGTERM must end the process within the kubelet's patience even when a
+                  // reconcile hangs on an unreachable API server.
+                  .withReconciliationTerminationTimeout(RECONCILE_TERMINATION)
                   .withMetrics(metrics);
               if (leaderElection) {
                 overrider.withLeaderElectionConfiguration(leaderElection(settings, stopping));

@@ -43,7 +43,7 @@ class LeaderElectionRbacTest {
 
   @Test
   void everyLeaseRequestOverTwoRenewalsIsGranted() throws Exception {
-    answerRulesReviewFromTheModel();
+    answerRulesReviewFromTheModel(server);
     List<ApiRequest> requests = new ArrayList<>();
     try (KubernetesClient operatorClient =
             new KubernetesClientBuilder()
@@ -87,7 +87,7 @@ class LeaderElectionRbacTest {
   }
 
   /** The API server answers a rules review with the rules the operator's role grants. */
-  private void answerRulesReviewFromTheModel() {
+  static void answerRulesReviewFromTheModel(KubernetesMockServer server) {
     List<ResourceRule> rules =
         OperatorRbac.namespaceRules().stream()
             .map(
