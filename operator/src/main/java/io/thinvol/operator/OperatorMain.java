@@ -8,6 +8,8 @@ import io.thinvol.addons.call.GrpcReclaimCaller;
 import io.thinvol.addons.call.ProjectedToken;
 import io.thinvol.operator.model.Settings;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.Optional;
 
 /**
@@ -73,12 +75,40 @@ public final class OperatorMain {
             overrider -> {});
     Runtime.getRuntime()
         .addShutdownHook(
-            new Thread(
-                () -> {
-                  runner.close();
-                  caller.close();
-                },
-                "shutdown"));
+            new Thread(() -> closeWithin(SHUTDOWN_BUDGET, runner, caller), "shutdown"));
+  }
+
+  /** Well inside the 10 s a container is given between SIGTERM and SIGKILL by default. */
+  static final Duration SHUTDOWN_BUDGET = Duration.ofSeconds(8);
+
+  /**
+   * Closes what runs, but returns after {@code budget} even if closing hangs (an unreachable API
+   * server): the JVM halts once its shutdown hooks return.
+   */
+  static void closeWithin(Duration budget, AutoCloseable... parts) {
+    Thread closing =
+        new Thread(
+            () -> {
+              for (AutoCloseable part : parts) {
+                try {
+                  part.close();
+                } catch (Exception e) {
+                  System.err.println("thinvol operator: while stopping: " + e);
+                }
+              }
+            },
+            "closing");
+    closing.setDaemon(true);
+    closing.start();
+    try {
+      closing.join(budget.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (closing.isAlive()) {
+      System.err.println(
+          "thinvol operator: not stopped within " + budget.toSeconds() + "s; exiting anyway");
+    }
   }
 
   /** The operator's image: set explicitly, or the image of its own pod's first container. */

@@ -17,6 +17,7 @@ import io.fabric8.kubernetes.api.model.storage.StorageClass;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -25,6 +26,7 @@ import io.grpc.Status;
 import io.javaoperatorsdk.operator.api.config.ConfigurationServiceOverrider;
 import io.thinvol.addons.ClusterFixtures;
 import io.thinvol.addons.call.ReclaimCaller;
+import io.thinvol.api.kube.Events;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.api.v1alpha1.StorageBackendSpec;
 import io.thinvol.operator.model.Settings;
@@ -199,8 +201,9 @@ abstract class MockClusterTest {
         .create();
   }
 
+  /** Reasons of the Events on a backend: cluster-scoped, its Events are in {@code default}. */
   List<String> eventReasons(String backend) {
-    return eventReasons(NAMESPACE, backend);
+    return eventReasons(Events.CLUSTER_SCOPED_NAMESPACE, backend);
   }
 
   /** Reasons of the Events recorded in a namespace on an object of that name. */
@@ -226,16 +229,21 @@ abstract class MockClusterTest {
   }
 
   /**
-   * Changes a backend's spec as kubectl edit would: a patch, not a replace racing status writes.
+   * Changes a backend's spec as kubectl edit does: read the latest, change it, write it with that
+   * resourceVersion; a 409 (the operator wrote the status in between) reads again and retries.
    */
   void editSpec(String name, Consumer<StorageBackendSpec> change) {
-    client
-        .resources(StorageBackend.class)
-        .withName(name)
-        .edit(
-            backend -> {
-              change.accept(backend.getSpec());
-              return backend;
-            });
+    for (int attempt = 1; ; attempt++) {
+      StorageBackend latest = client.resources(StorageBackend.class).withName(name).get();
+      change.accept(latest.getSpec());
+      try {
+        client.resource(latest).update();
+        return;
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != 409 || attempt == 10) {
+          throw e;
+        }
+      }
+    }
   }
 }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 
 /** The sparse-file backend: volumes are image files under a directory of each node. */
@@ -16,6 +17,8 @@ public class SparseFileSpec {
       "Directory on each node that holds the volume images. Default: /var/lib/thinvol/<name>."
           + " Cannot be changed: the volumes already there would be lost to the driver.")
   @Pattern("^/.*[^/]$")
+  // Room below PATH_MAX (4096) for the volume images' and mounts' names under it.
+  @Size(max = 1024)
   @ValidationRule(value = "self == oldSelf", message = "dataDir cannot be changed")
   private String dataDir;
 

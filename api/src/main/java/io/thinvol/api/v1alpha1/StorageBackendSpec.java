@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.LocalObjectReference;
 import io.fabric8.kubernetes.api.model.Toleration;
@@ -13,6 +14,13 @@ import java.util.Map;
 /** What a StorageBackend deploys and how. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class StorageBackendSpec {
+
+  /**
+   * StorageClasses per backend: classes differ by filesystem, reclaim policy, expansion and mount
+   * options, so a handful covers every use; the bound keeps the uniqueness rule (quadratic) within
+   * the API server's CEL cost limit.
+   */
+  public static final int MAX_STORAGE_CLASSES = 16;
 
   @JsonPropertyDescription("Volumes as sparse image files on each node's disk.")
   private SparseFileSpec sparseFile;
@@ -27,6 +35,7 @@ public class StorageBackendSpec {
   @JsonPropertyDescription(
       "StorageClasses to create for this backend. Default: one StorageClass named after the"
           + " StorageBackend.")
+  @Size(max = StorageBackendSpec.MAX_STORAGE_CLASSES)
   @ValidationRule(
       value = "self.all(c, self.exists_one(d, d.name == c.name))",
       message = "StorageClass names must be unique")

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
 import java.util.List;
 import java.util.Map;
 
@@ -15,6 +16,7 @@ public class StorageClassSpec {
 
   @JsonPropertyDescription("Name of the StorageClass.")
   @Required
+  @Size(max = 253) // a DNS subdomain
   @Pattern("^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$")
   private String name;
 
