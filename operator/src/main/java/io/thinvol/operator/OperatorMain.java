@@ -8,7 +8,6 @@ import io.thinvol.addons.call.GrpcReclaimCaller;
 import io.thinvol.addons.call.ProjectedToken;
 import io.thinvol.operator.model.Settings;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 
