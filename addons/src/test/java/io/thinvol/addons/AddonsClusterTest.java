@@ -1,13 +1,11 @@
 package io.thinvol.addons;
 
-import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.javaoperatorsdk.operator.Operator;
 import io.thinvol.addons.call.ReclaimCaller;
 import io.thinvol.api.BackendNames;
@@ -17,6 +15,9 @@ import io.thinvol.api.v1alpha1.ReclaimSpaceSpec;
 import io.thinvol.api.v1alpha1.ReclaimTarget;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.api.v1alpha1.StorageBackendSpec;
+import io.thinvol.testing.DescribedEvents;
+import io.thinvol.testing.StrictApiServer;
+import io.thinvol.testing.TestCluster;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -24,7 +25,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -33,10 +33,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 
 /**
- * Base of the addons tests: the real reconcilers in a JOSDK operator against the fabric8 mock API
- * server (CRUD mode), a StorageBackend {@value #BACKEND} and its driver pods, one per node.
+ * Base of the addons tests: the real reconcilers in a JOSDK operator, as the operator's
+ * ServiceAccount with the bundle's RBAC, against the {@link TestCluster} (the strict mock API
+ * server, or a real one), a StorageBackend {@value #BACKEND} and its driver pods, one per node. A
+ * request of the operator's that the cluster refuses (403, 422) fails the test.
  */
-@EnableKubernetesMockClient(crud = true)
 abstract class AddonsClusterTest {
 
   static final String NAMESPACE = "thinvol-system";
@@ -44,8 +45,9 @@ abstract class AddonsClusterTest {
   static final String BACKEND = "local";
   static final Duration FIRST_BACKOFF = Duration.ofSeconds(1);
 
+  TestCluster cluster;
   KubernetesClient client;
-  KubernetesMockServer server;
+  KubernetesClient operatorClient;
   Operator operator;
   Addons addons;
 
@@ -62,20 +64,21 @@ abstract class AddonsClusterTest {
 
   @BeforeEach
   void startOperator() {
-    client
-        .namespaces()
-        .resource(new NamespaceBuilder().withNewMetadata().withName(APPS).endMetadata().build())
-        .create();
+    cluster = TestCluster.start();
+    client = cluster.admin();
+    cluster.namespace(NAMESPACE);
+    cluster.namespace(APPS);
+    operatorClient = cluster.operator();
     operator =
         new Operator(
             o ->
-                o.withKubernetesClient(client)
+                o.withKubernetesClient(operatorClient)
                     .withCloseClientOnStop(false)
                     .withUseSSAToPatchPrimaryResource(false));
     addons =
         Addons.register(
             operator,
-            client,
+            operatorClient,
             new AddonsSettings(NAMESPACE, FIRST_BACKOFF, Duration.ofSeconds(8), staggerWindow()),
             caller(),
             clock());
@@ -84,7 +87,19 @@ abstract class AddonsClusterTest {
 
   @AfterEach
   void stopOperator() {
-    operator.stop();
+    try {
+      assertThat(
+              cluster.strict().map(StrictApiServer::decisions).orElse(List.of()).stream()
+                  .filter(d -> d.user().equals(TestCluster.OPERATOR))
+                  .filter(d -> d.code() == 403 || d.code() == 422)
+                  .toList())
+          .as("requests of the operator refused")
+          .isEmpty();
+    } finally {
+      operator.stop();
+      operatorClient.close();
+      cluster.close();
+    }
   }
 
   StorageBackend backend(int maxConcurrentPerNode, String timeout) {
@@ -211,13 +226,9 @@ abstract class AddonsClusterTest {
         });
   }
 
-  /** Reasons of the Events recorded on an object, oldest first. */
+  /** Reasons of the Events kubectl describe shows on a namespaced object, oldest first. */
   List<String> eventReasons(String namespace, String objectName) {
-    return client.v1().events().inNamespace(namespace).list().getItems().stream()
-        .filter(e -> objectName.equals(e.getInvolvedObject().getName()))
-        .sorted(Comparator.comparing(e -> Instant.parse(e.getFirstTimestamp())))
-        .map(Event::getReason)
-        .toList();
+    return DescribedEvents.reasons(client, null, namespace, objectName, null);
   }
 
   /** From a job's start to its end. */
