@@ -1,6 +1,7 @@
 package io.thinvol.addons;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -17,6 +18,7 @@ import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.api.v1alpha1.StorageBackendSpec;
 import io.thinvol.testing.DescribedEvents;
 import io.thinvol.testing.StrictApiServer;
+import io.thinvol.testing.StrictCluster;
 import io.thinvol.testing.TestCluster;
 import java.io.IOException;
 import java.io.InputStream;
@@ -201,7 +203,23 @@ abstract class AddonsClusterTest {
     return boundClaim(name, volumeHandle, node, BackendNames.driver(BACKEND));
   }
 
+  /**
+   * The test's client for an object its CRD's schema refuses, as stored before the CRD tightened:
+   * mock-only, a real server stores no such object.
+   */
+  KubernetesClient unvalidated() {
+    assumeTrue(
+        cluster instanceof StrictCluster,
+        "mock only: a real API server stores no object its CRD's schema refuses");
+    return ((StrictCluster) cluster).unvalidated();
+  }
+
   ReclaimSpaceJob job(String name, String claim, Consumer<ReclaimSpaceJobSpec> tweak) {
+    return job(client, name, claim, tweak);
+  }
+
+  ReclaimSpaceJob job(
+      KubernetesClient writer, String name, String claim, Consumer<ReclaimSpaceJobSpec> tweak) {
     ReclaimSpaceJob job = new ReclaimSpaceJob();
     job.getMetadata().setName(name);
     job.getMetadata().setNamespace(APPS);
@@ -211,7 +229,7 @@ abstract class AddonsClusterTest {
     spec.setRetryDeadlineSeconds(600L);
     tweak.accept(spec);
     job.setSpec(spec);
-    return client.resource(job).create();
+    return writer.resource(job).create();
   }
 
   ReclaimSpaceJob awaitResult(String name) {

@@ -1,6 +1,7 @@
 package io.thinvol.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
@@ -30,11 +31,14 @@ import io.thinvol.operator.model.StatusModel;
 import io.thinvol.testing.ApiRequest;
 import io.thinvol.testing.DescribedEvents;
 import io.thinvol.testing.StrictApiServer;
+import io.thinvol.testing.StrictCluster;
 import io.thinvol.testing.TestCluster;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
@@ -217,6 +221,47 @@ abstract class MockClusterTest {
         });
   }
 
+  /**
+   * The resourceVersion of every object the operator writes (of a DaemonSet its generation: the
+   * test plays the DaemonSet controller's status writes).
+   */
+  Map<String, String> versions() {
+    Map<String, String> versions = new TreeMap<>();
+    for (Class<? extends HasMetadata> type :
+        List.of(ServiceAccount.class, Secret.class, Role.class, RoleBinding.class)) {
+      client
+          .resources(type)
+          .inNamespace(NAMESPACE)
+          .list()
+          .getItems()
+          .forEach(o -> versions.put(key(o), o.getMetadata().getResourceVersion()));
+    }
+    for (Class<? extends HasMetadata> type :
+        List.of(
+            ClusterRole.class,
+            ClusterRoleBinding.class,
+            CSIDriver.class,
+            StorageClass.class,
+            StorageBackend.class)) {
+      client
+          .resources(type)
+          .list()
+          .getItems()
+          .forEach(o -> versions.put(key(o), o.getMetadata().getResourceVersion()));
+    }
+    client
+        .resources(DaemonSet.class)
+        .inNamespace(NAMESPACE)
+        .list()
+        .getItems()
+        .forEach(o -> versions.put(key(o), "generation " + o.getMetadata().getGeneration()));
+    return versions;
+  }
+
+  private static String key(HasMetadata object) {
+    return object.getKind() + " " + object.getMetadata().getName();
+  }
+
   /** The operator's requests since the last call (the strict server's record). */
   List<ApiRequest> drainRequests() {
     List<StrictApiServer.Decision> all = operatorDecisions();
@@ -258,7 +303,21 @@ abstract class MockClusterTest {
   }
 
   StorageBackend apply(String yaml) {
-    return client
+    return apply(client, yaml);
+  }
+
+  /** A backend its CRD's schema refuses, as stored before the CRD tightened: mock-only. */
+  StorageBackend applyUnvalidated(String yaml) {
+    assumeTrue(
+        cluster instanceof StrictCluster,
+        "mock only: a real API server stores no object its CRD's schema refuses");
+    try (KubernetesClient unvalidated = ((StrictCluster) cluster).unvalidated()) {
+      return apply(unvalidated, yaml);
+    }
+  }
+
+  private static StorageBackend apply(KubernetesClient writer, String yaml) {
+    return writer
         .resource(
             Serialization.unmarshal(
                 "apiVersion: thinvol.io/v1alpha1\nkind: StorageBackend\n" + yaml,

@@ -26,6 +26,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -200,6 +201,7 @@ class StorageBackendReconcilerTest extends MockClusterTest {
 
     // Each DaemonSet status change is an event that reconciles the backend (the metrics count it).
     int reconciles = 5;
+    Map<String, String> versions = versions();
     List<ApiRequest> seen = new ArrayList<>();
     for (int i = 0; i < reconciles; i++) {
       double before = reconciliations();
@@ -215,6 +217,9 @@ class StorageBackendReconcilerTest extends MockClusterTest {
                 .map(ApiRequest::toString))
         .as("writes by the operator over %d reconciles of an unchanged spec", reconciles)
         .isEmpty();
+    assertThat(versions())
+        .as("resourceVersions over %d reconciles of an unchanged spec", reconciles)
+        .isEqualTo(versions);
 
     editSpec(
         "steady",

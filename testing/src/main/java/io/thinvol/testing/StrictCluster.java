@@ -72,6 +72,19 @@ public final class StrictCluster implements TestCluster {
     return Optional.of(strict);
   }
 
+  /**
+   * An admin client whose custom resources are stored without their schema and rules: an object
+   * stored before its CRD tightened. Mock-only: a real server cannot be asked for this.
+   */
+  public KubernetesClient unvalidated() {
+    return new io.fabric8.kubernetes.client.KubernetesClientBuilder()
+        .withConfig(
+            new io.fabric8.kubernetes.client.ConfigBuilder(admin.getConfiguration())
+                .withCustomHeaders(java.util.Map.of(StrictApiServer.UNVALIDATED, "true"))
+                .build())
+        .build();
+  }
+
   /** The mock server, for expectations. */
   public KubernetesMockServer mock() {
     return server;
