@@ -30,7 +30,7 @@ public final class Addons {
       Clock clock) {
     ReclaimLimits limits = new ReclaimLimits();
     AddonsMetrics metrics = new AddonsMetrics(limits);
-    Events events = new Events(client, settings.namespace(), clock);
+    Events events = new Events(client, clock);
     ScheduledJobs scheduledJobs = new ScheduledJobs(client, events);
     operator.register(
         new ReclaimSpaceJobReconciler(

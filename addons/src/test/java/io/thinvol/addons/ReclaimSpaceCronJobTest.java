@@ -1,9 +1,8 @@
 package io.thinvol.addons;
 
-import io.fabric8.kubernetes.client.KubernetesClient;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.grpc.Status;
 import io.thinvol.addons.FakeDriver.Answer;
 import io.thinvol.addons.call.ReclaimCaller;

@@ -2,8 +2,10 @@ package io.thinvol.operator;
 
 import com.sun.net.httpserver.HttpServer;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
+import io.javaoperatorsdk.operator.api.config.LeaderElectionConfigurationBuilder;
 import io.thinvol.addons.Addons;
 import io.thinvol.addons.AddonsSettings;
 import io.thinvol.addons.call.ReclaimCaller;
@@ -14,6 +16,7 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -33,10 +36,14 @@ public final class OperatorRunner implements AutoCloseable {
   private final HttpServer http;
   private final Addons addons;
 
-  private OperatorRunner(Operator operator, HttpServer http, Addons addons) {
+  private final AtomicBoolean stopping;
+
+  private OperatorRunner(
+      Operator operator, HttpServer http, Addons addons, AtomicBoolean stopping) {
     this.operator = operator;
     this.http = http;
     this.addons = addons;
+    this.stopping = stopping;
   }
 
   /**
@@ -54,6 +61,7 @@ public final class OperatorRunner implements AutoCloseable {
       Consumer<io.javaoperatorsdk.operator.api.config.ConfigurationServiceOverrider> tuning)
       throws IOException {
     ReconcileMetrics metrics = new ReconcileMetrics();
+    AtomicBoolean stopping = new AtomicBoolean();
     Operator operator =
         new Operator(
             overrider -> {
@@ -62,15 +70,12 @@ public final class OperatorRunner implements AutoCloseable {
                   .withCloseClientOnStop(false)
                   .withMetrics(metrics);
               if (leaderElection) {
-                overrider.withLeaderElectionConfiguration(
-                    new LeaderElectionConfiguration(LEASE, settings.namespace()));
+                overrider.withLeaderElectionConfiguration(leaderElection(settings, stopping));
               }
               tuning.accept(overrider);
             });
     Clock clock = Clock.systemUTC();
-    operator.register(
-        new StorageBackendReconciler(
-            settings, clock, new Events(client, settings.namespace(), clock)));
+    operator.register(new StorageBackendReconciler(settings, clock, new Events(client, clock)));
     Addons addons =
         Addons.register(
             operator, client, AddonsSettings.defaults(settings.namespace()), caller, clock);
@@ -84,7 +89,30 @@ public final class OperatorRunner implements AutoCloseable {
         settings.namespace(),
         settings.openShift(),
         settings.snapshotApi());
-    return new OperatorRunner(operator, http, addons);
+    return new OperatorRunner(operator, http, addons, stopping);
+  }
+
+  /**
+   * The Lease {@value #LEASE} in the operator's namespace. Losing it while running ends the process
+   * (another replica leads; the kubelet restarts this one as a candidate); giving it up because the
+   * runner is closing does not: JOSDK's own exit would call {@code System.exit} from the shutdown
+   * hook, which never returns.
+   */
+  static LeaderElectionConfiguration leaderElection(Settings settings, AtomicBoolean stopping) {
+    return LeaderElectionConfigurationBuilder.aLeaderElectionConfiguration(LEASE)
+        .withLeaseNamespace(settings.namespace())
+        .withExitOnStopLeading(false)
+        .withLeaderCallbacks(
+            new LeaderCallbacks(
+                () -> log.info("leading (Lease {})", LEASE),
+                () -> {
+                  if (!stopping.get()) {
+                    log.error("lost the Lease {}; exiting so that a new candidate starts", LEASE);
+                    new Thread(() -> System.exit(1), "lost-lease-exit").start();
+                  }
+                },
+                leader -> log.info("the leader is {}", leader)))
+        .build();
   }
 
   private static HttpServer health(Operator operator, Supplier<String> metrics, int port)
@@ -126,6 +154,7 @@ public final class OperatorRunner implements AutoCloseable {
 
   @Override
   public void close() {
+    stopping.set(true);
     if (http != null) {
       http.stop(0);
     }

@@ -47,6 +47,12 @@ class RbacCoverageTest extends MockClusterTest {
               "get thinvol.io/reclaimspacecronjobs",
               "a status write re-reads the cron job on a conflict"),
           Map.entry(
+              "patch coordination.k8s.io/leases",
+              "lease renewals with leader election on: LeaderElectionRbacTest"),
+          Map.entry(
+              "update thinvol.io/reclaimspacecronjobs/finalizers",
+              "blockOwnerDeletion on a cron job's runs: CronJobChildOwnerTest"),
+          Map.entry(
               "update thinvol.io/storagebackends/finalizers",
               "blockOwnerDeletion on owned objects (OpenShift's OwnerReferencesPermissionEnforcement)"));
 

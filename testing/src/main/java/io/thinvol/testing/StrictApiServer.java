@@ -32,8 +32,8 @@ public final class StrictApiServer extends KubernetesCrudDispatcher {
   private static final String IMPERSONATE = "Impersonate-User";
 
   /**
-   * From the admin only: store a custom resource without its schema and rules, as one stored
-   * before its CRD tightened. No real server does this on request: tests using it are mock-only.
+   * From the admin only: store a custom resource without its schema and rules, as one stored before
+   * its CRD tightened. No real server does this on request: tests using it are mock-only.
    */
   static final String UNVALIDATED = "X-Thinvol-Unvalidated";
 

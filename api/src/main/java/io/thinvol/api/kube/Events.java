@@ -10,22 +10,29 @@ import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Kubernetes Events on an object, so {@code kubectl describe} tells what happened to it. */
+/**
+ * Kubernetes Events on an object, so {@code kubectl describe} tells what happened to it. The API
+ * server accepts an Event only in its involved object's namespace, and in {@value
+ * #CLUSTER_SCOPED_NAMESPACE} for a cluster-scoped object (whose reference has no namespace).
+ */
 public final class Events {
+
+  public static final String CLUSTER_SCOPED_NAMESPACE = "default";
 
   private static final Logger log = LoggerFactory.getLogger(Events.class);
 
   private final KubernetesClient client;
-  private final String clusterScopedNamespace;
   private final Clock clock;
 
-  /**
-   * @param clusterScopedNamespace where Events about cluster-scoped objects go (the operator's own)
-   */
-  public Events(KubernetesClient client, String clusterScopedNamespace, Clock clock) {
+  public Events(KubernetesClient client, Clock clock) {
     this.client = client;
-    this.clusterScopedNamespace = clusterScopedNamespace;
     this.clock = clock;
+  }
+
+  /** Where the API server accepts Events about {@code object}. */
+  public static String namespaceFor(HasMetadata object) {
+    String namespace = object.getMetadata().getNamespace();
+    return namespace == null || namespace.isEmpty() ? CLUSTER_SCOPED_NAMESPACE : namespace;
   }
 
   public void normal(HasMetadata object, String reason, String message) {
@@ -38,10 +45,7 @@ public final class Events {
 
   private void record(HasMetadata object, String type, String reason, String message) {
     String now = clock.instant().toString();
-    String namespace = object.getMetadata().getNamespace();
-    if (namespace == null) {
-      namespace = clusterScopedNamespace;
-    }
+    String namespace = namespaceFor(object);
     try {
       client
           .v1()

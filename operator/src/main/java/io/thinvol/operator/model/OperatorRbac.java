@@ -40,6 +40,10 @@ public final class OperatorRbac {
     rules.add("thinvol.io", "reclaimspacejobs/status", "update");
     rules.add("thinvol.io", "reclaimspacecronjobs", "get", "list", "watch");
     rules.add("thinvol.io", "reclaimspacecronjobs/status", "update");
+    // A cron job's runs block its foreground deletion, as a CronJob's Jobs do; admission
+    // (OwnerReferencesPermissionEnforcement) lets only who may update the owner's finalizers say
+    // so.
+    rules.add("thinvol.io", "reclaimspacecronjobs/finalizers", "update");
     rules.add("", "namespaces", READ);
     rules.add("", "persistentvolumeclaims", READ);
     rules.add("", "persistentvolumes", READ);
@@ -68,7 +72,9 @@ public final class OperatorRbac {
     rules.add("apps", "daemonsets", MANAGE);
     rules.add("rbac.authorization.k8s.io", "roles", MANAGE);
     rules.add("rbac.authorization.k8s.io", "rolebindings", MANAGE);
-    rules.add("coordination.k8s.io", "leases", "get", "create", "update");
+    // Leader election: fabric8's LeaseLock reads, creates and renews (a JSON merge patch) the
+    // Lease; JOSDK refuses to start electing unless a rules review also shows update.
+    rules.add("coordination.k8s.io", "leases", "get", "create", "update", "patch");
     rules.addAll(RbacModel.namespaceRules());
     return rules.build();
   }
