@@ -66,7 +66,23 @@ final class CustomResources {
     if (problems.isEmpty()) {
       problems.addAll(CelRules.problems(schema, object, old));
     }
+    // Ratcheting (Kubernetes 1.30+): an update may keep a value that no longer validates.
+    problems.removeIf(problem -> old != null && unchanged(fieldOf(problem), object, old));
     return problems;
+  }
+
+  /** The field a problem names: its text up to the first space or colon. */
+  private static String fieldOf(String problem) {
+    return problem.split("[ :]", 2)[0];
+  }
+
+  private static boolean unchanged(String field, JsonNode object, JsonNode old) {
+    if (field.isEmpty() || field.equals("<nil>") || field.equals("the")) {
+      return false;
+    }
+    String pointer = "/" + field.replaceAll("\\[(\\d+)]", ".$1").replace('.', '/');
+    JsonNode now = object.at(pointer);
+    return !now.isMissingNode() && now.equals(old.at(pointer));
   }
 
   /** Drops what the schema does not know and fills in its defaults. */
