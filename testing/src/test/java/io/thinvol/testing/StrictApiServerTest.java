@@ -238,6 +238,31 @@ class StrictApiServerTest {
         .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"logLevel\":\"DEBUG\"}}");
   }
 
+  @Test
+  void anUpdateMayKeepAValueThatNoLongerValidates() {
+    GenericKubernetesResource job =
+        Serialization.unmarshal(
+            "apiVersion: thinvol.io/v1alpha1\nkind: ReclaimSpaceJob\nmetadata:\n  name: old\n"
+                + "  namespace: apps\nspec:\n  timeout: 5\n  target:\n"
+                + "    persistentVolumeClaim: data\n",
+            GenericKubernetesResource.class);
+    try (KubernetesClient unvalidated = cluster.unvalidated()) {
+      unvalidated.resource(job).create();
+    }
+    var stored =
+        cluster
+            .admin()
+            .genericKubernetesResources("thinvol.io/v1alpha1", "ReclaimSpaceJob")
+            .inNamespace("apps")
+            .withName("old");
+    stored.patch(
+        PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"labels\":{\"a\":\"b\"}}}");
+    refused(
+        () -> stored.patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"timeout\":6}}"),
+        422,
+        "ReclaimSpaceJob.thinvol.io \"old\" is invalid: spec.timeout is 6, below the minimum 60");
+  }
+
   private static io.fabric8.kubernetes.api.model.Secret secret(String namespace, String name) {
     return new SecretBuilder()
         .withNewMetadata()
