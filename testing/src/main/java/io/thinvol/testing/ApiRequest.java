@@ -16,7 +16,7 @@ import java.util.Optional;
  * @param name null for a collection
  */
 public record ApiRequest(
-    String verb, String group, String resource, String namespace, String name, String query) {
+    String verb, String group, String resource, String namespace, String name) {
 
   /**
    * Empty for non-resource requests (discovery, /version), which every authenticated user may make.
@@ -61,7 +61,7 @@ public record ApiRequest(
           case "DELETE" -> name != null ? "delete" : "deletecollection";
           default -> method.toLowerCase();
         };
-    return Optional.of(new ApiRequest(verb, group, resource, namespace, name, query));
+    return Optional.of(new ApiRequest(verb, group, resource, namespace, name));
   }
 
   /** The decoded query parameters. */

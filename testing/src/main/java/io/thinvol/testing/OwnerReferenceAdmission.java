@@ -46,8 +46,7 @@ final class OwnerReferenceAdmission {
               group,
               plural.apply(group + "/" + ref.path("kind").asText()) + "/finalizers",
               namespace,
-              ref.path("name").asText(),
-              ""));
+              ref.path("name").asText()));
     }
     return needed;
   }

@@ -60,12 +60,6 @@ public final class Rbac {
     return grants;
   }
 
-  public Rbac with(Grant grant) {
-    List<Grant> more = new ArrayList<>(grants);
-    more.add(grant);
-    return new Rbac(more);
-  }
-
   /** Whether the user may make the request. */
   public boolean allows(String user, ApiRequest request) {
     return rulesIn(user, request.namespace()).stream().anyMatch(request::allowedBy);

@@ -1,6 +1,5 @@
 package io.thinvol.testing;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.Config;
@@ -9,7 +8,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -102,19 +100,6 @@ public interface TestCluster extends AutoCloseable {
           .resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build())
           .create();
     }
-  }
-
-  /** Every object of a YAML text, created as the admin (what a user applies). */
-  default List<GenericKubernetesResource> create(String yaml) {
-    List<GenericKubernetesResource> created = new java.util.ArrayList<>();
-    for (Object object : Serialization.unmarshal(yaml, List.class)) {
-      created.add(
-          admin()
-              .resource(
-                  Serialization.jsonMapper().convertValue(object, GenericKubernetesResource.class))
-              .create());
-    }
-    return created;
   }
 
   @Override
