@@ -131,7 +131,8 @@ class ReclaimSpaceCronJobTest extends AddonsClusterTest {
     await(
         "the first job deleted",
         () -> jobs().stream().noneMatch(j -> j.getMetadata().getName().equals(first)));
-    assertThat(eventReasons(APPS, "busy")).contains("Replaced");
+    // The Event follows the deletion: wait for it rather than race it.
+    await("a Replaced Event", () -> eventReasons(APPS, "busy").contains("Replaced"));
   }
 
   @Test

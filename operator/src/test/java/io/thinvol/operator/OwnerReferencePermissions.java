@@ -37,8 +37,7 @@ public final class OwnerReferencePermissions {
   private static boolean mayUpdateFinalizers(OwnerReference owner) {
     String apiVersion = owner.getApiVersion();
     String group = apiVersion.contains("/") ? apiVersion.substring(0, apiVersion.indexOf('/')) : "";
-    ApiRequest update =
-        new ApiRequest("update", group, finalizers(owner), null, owner.getName());
+    ApiRequest update = new ApiRequest("update", group, finalizers(owner), null, owner.getName());
     return OperatorRbac.clusterRules(false).stream().anyMatch(update::allowedBy);
   }
 
