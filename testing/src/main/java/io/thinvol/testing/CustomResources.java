@@ -60,8 +60,13 @@ final class CustomResources {
    * Prunes and defaults {@code object} in place and returns the problems: the schema's and the CEL
    * rules' (with {@code old} for transition rules; null on create).
    */
-  List<String> admit(JsonNode schema, ObjectNode object, JsonNode old) {
+  List<String> admit(JsonNode schema, ObjectNode object, JsonNode stored) {
     prepare(schema, object, true);
+    // The API server defaults what it reads from storage too: compare with the old object so.
+    JsonNode old = stored == null ? null : stored.deepCopy();
+    if (old != null) {
+      prepare(schema, old, true);
+    }
     List<String> problems = new ArrayList<>(SchemaValidator.validate(schema, object));
     if (problems.isEmpty()) {
       problems.addAll(CelRules.problems(schema, object, old));
