@@ -1,13 +1,12 @@
 package io.thinvol.addons;
 
-import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.javaoperatorsdk.operator.Operator;
 import io.thinvol.addons.call.ReclaimCaller;
 import io.thinvol.api.BackendNames;
@@ -17,6 +16,10 @@ import io.thinvol.api.v1alpha1.ReclaimSpaceSpec;
 import io.thinvol.api.v1alpha1.ReclaimTarget;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.api.v1alpha1.StorageBackendSpec;
+import io.thinvol.testing.DescribedEvents;
+import io.thinvol.testing.StrictApiServer;
+import io.thinvol.testing.StrictCluster;
+import io.thinvol.testing.TestCluster;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -24,7 +27,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -33,10 +35,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 
 /**
- * Base of the addons tests: the real reconcilers in a JOSDK operator against the fabric8 mock API
- * server (CRUD mode), a StorageBackend {@value #BACKEND} and its driver pods, one per node.
+ * Base of the addons tests: the real reconcilers in a JOSDK operator, as the operator's
+ * ServiceAccount with the bundle's RBAC, against the {@link TestCluster} (the strict mock API
+ * server, or a real one), a StorageBackend {@value #BACKEND} and its driver pods, one per node. A
+ * request of the operator's that the cluster refuses (403, 422) fails the test.
  */
-@EnableKubernetesMockClient(crud = true)
 abstract class AddonsClusterTest {
 
   static final String NAMESPACE = "thinvol-system";
@@ -44,8 +47,9 @@ abstract class AddonsClusterTest {
   static final String BACKEND = "local";
   static final Duration FIRST_BACKOFF = Duration.ofSeconds(1);
 
+  TestCluster cluster;
   KubernetesClient client;
-  KubernetesMockServer server;
+  KubernetesClient operatorClient;
   Operator operator;
   Addons addons;
 
@@ -62,20 +66,21 @@ abstract class AddonsClusterTest {
 
   @BeforeEach
   void startOperator() {
-    client
-        .namespaces()
-        .resource(new NamespaceBuilder().withNewMetadata().withName(APPS).endMetadata().build())
-        .create();
+    cluster = TestCluster.start();
+    client = cluster.admin();
+    cluster.namespace(NAMESPACE);
+    cluster.namespace(APPS);
+    operatorClient = cluster.operator();
     operator =
         new Operator(
             o ->
-                o.withKubernetesClient(client)
+                o.withKubernetesClient(operatorClient)
                     .withCloseClientOnStop(false)
                     .withUseSSAToPatchPrimaryResource(false));
     addons =
         Addons.register(
             operator,
-            client,
+            operatorClient,
             new AddonsSettings(NAMESPACE, FIRST_BACKOFF, Duration.ofSeconds(8), staggerWindow()),
             caller(),
             clock());
@@ -84,7 +89,19 @@ abstract class AddonsClusterTest {
 
   @AfterEach
   void stopOperator() {
-    operator.stop();
+    try {
+      assertThat(
+              cluster.strict().map(StrictApiServer::decisions).orElse(List.of()).stream()
+                  .filter(d -> d.user().equals(TestCluster.OPERATOR))
+                  .filter(d -> d.code() == 403 || d.code() == 422)
+                  .toList())
+          .as("requests of the operator refused")
+          .isEmpty();
+    } finally {
+      operator.stop();
+      operatorClient.close();
+      cluster.close();
+    }
   }
 
   StorageBackend backend(int maxConcurrentPerNode, String timeout) {
@@ -186,7 +203,23 @@ abstract class AddonsClusterTest {
     return boundClaim(name, volumeHandle, node, BackendNames.driver(BACKEND));
   }
 
+  /**
+   * The test's client for an object its CRD's schema refuses, as stored before the CRD tightened:
+   * mock-only, a real server stores no such object.
+   */
+  KubernetesClient unvalidated() {
+    assumeTrue(
+        cluster instanceof StrictCluster,
+        "mock only: a real API server stores no object its CRD's schema refuses");
+    return ((StrictCluster) cluster).unvalidated();
+  }
+
   ReclaimSpaceJob job(String name, String claim, Consumer<ReclaimSpaceJobSpec> tweak) {
+    return job(client, name, claim, tweak);
+  }
+
+  ReclaimSpaceJob job(
+      KubernetesClient writer, String name, String claim, Consumer<ReclaimSpaceJobSpec> tweak) {
     ReclaimSpaceJob job = new ReclaimSpaceJob();
     job.getMetadata().setName(name);
     job.getMetadata().setNamespace(APPS);
@@ -196,7 +229,7 @@ abstract class AddonsClusterTest {
     spec.setRetryDeadlineSeconds(600L);
     tweak.accept(spec);
     job.setSpec(spec);
-    return client.resource(job).create();
+    return writer.resource(job).create();
   }
 
   ReclaimSpaceJob awaitResult(String name) {
@@ -211,13 +244,9 @@ abstract class AddonsClusterTest {
         });
   }
 
-  /** Reasons of the Events recorded on an object, oldest first. */
+  /** Reasons of the Events kubectl describe shows on a namespaced object, oldest first. */
   List<String> eventReasons(String namespace, String objectName) {
-    return client.v1().events().inNamespace(namespace).list().getItems().stream()
-        .filter(e -> objectName.equals(e.getInvolvedObject().getName()))
-        .sorted(Comparator.comparing(e -> Instant.parse(e.getFirstTimestamp())))
-        .map(Event::getReason)
-        .toList();
+    return DescribedEvents.reasons(client, null, namespace, objectName, null);
   }
 
   /** From a job's start to its end. */

@@ -2,6 +2,7 @@ package io.thinvol.addons;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.grpc.Status;
 import io.thinvol.addons.FakeDriver.Answer;
 import io.thinvol.addons.call.ReclaimCaller;
@@ -130,7 +131,8 @@ class ReclaimSpaceCronJobTest extends AddonsClusterTest {
     await(
         "the first job deleted",
         () -> jobs().stream().noneMatch(j -> j.getMetadata().getName().equals(first)));
-    assertThat(eventReasons(APPS, "busy")).contains("Replaced");
+    // The Event follows the deletion: wait for it rather than race it.
+    await("a Replaced Event", () -> eventReasons(APPS, "busy").contains("Replaced"));
   }
 
   @Test
@@ -196,7 +198,7 @@ class ReclaimSpaceCronJobTest extends AddonsClusterTest {
 
   @Test
   void anInvalidScheduleIsReportedNotRun() {
-    cronJob("broken", spec -> spec.setSchedule("every night"));
+    cronJob(unvalidated(), "broken", spec -> spec.setSchedule("every night"));
 
     ReclaimSpaceCronJob cron =
         await(
@@ -224,6 +226,11 @@ class ReclaimSpaceCronJobTest extends AddonsClusterTest {
   }
 
   private void cronJob(String name, Consumer<ReclaimSpaceCronJobSpec> tweak) {
+    cronJob(client, name, tweak);
+  }
+
+  private void cronJob(
+      KubernetesClient writer, String name, Consumer<ReclaimSpaceCronJobSpec> tweak) {
     ReclaimSpaceCronJob cron = new ReclaimSpaceCronJob();
     cron.getMetadata().setName(name);
     cron.getMetadata().setNamespace(APPS);
@@ -243,7 +250,7 @@ class ReclaimSpaceCronJobTest extends AddonsClusterTest {
     spec.setJobTemplate(template);
     tweak.accept(spec);
     cron.setSpec(spec);
-    client.resource(cron).create();
+    writer.resource(cron).create();
   }
 
   /** A change the reconciler sees (it is not generation-aware), so it reads the clock again. */

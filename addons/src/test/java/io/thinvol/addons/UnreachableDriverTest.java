@@ -90,7 +90,8 @@ class UnreachableDriverTest extends AddonsClusterTest {
     boundClaim("data", "vol-1", "node-a");
 
     ReclaimSpaceJob job =
-        awaitResult(job("bad", "data", s -> s.setTimeout(5L)).getMetadata().getName());
+        awaitResult(
+            job(unvalidated(), "bad", "data", s -> s.setTimeout(5L)).getMetadata().getName());
 
     assertThat(job.getStatus().getResult()).isEqualTo("Failed");
     assertThat(job.getStatus().getMessage())

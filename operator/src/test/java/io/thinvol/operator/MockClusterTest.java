@@ -1,5 +1,8 @@
 package io.thinvol.operator;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -14,74 +17,100 @@ import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.api.model.storage.CSIDriver;
 import io.fabric8.kubernetes.api.model.storage.CSINodeBuilder;
 import io.fabric8.kubernetes.api.model.storage.StorageClass;
-import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.grpc.Status;
 import io.javaoperatorsdk.operator.api.config.ConfigurationServiceOverrider;
+import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.thinvol.addons.ClusterFixtures;
 import io.thinvol.addons.call.ReclaimCaller;
-import io.thinvol.api.kube.Events;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.api.v1alpha1.StorageBackendSpec;
 import io.thinvol.operator.model.Settings;
 import io.thinvol.operator.model.StatusModel;
+import io.thinvol.testing.ApiRequest;
+import io.thinvol.testing.DescribedEvents;
+import io.thinvol.testing.StrictApiServer;
+import io.thinvol.testing.StrictCluster;
+import io.thinvol.testing.TestCluster;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 
 /**
- * Base of the operator tests: the real reconciler in a JOSDK operator against the fabric8 mock API
- * server (CRUD mode, which has no server-side apply, so the operator runs without it here).
+ * Base of the operator tests: the real reconciler in a JOSDK operator, as its ServiceAccount with
+ * the bundle's RBAC and leader election on, against the {@link TestCluster} (the strict mock API
+ * server, which has no server-side apply, so the operator runs without it here; or a real one). A
+ * request of the operator's that the cluster refuses (403, 422) or a lost leadership fails the
+ * test.
  */
-@EnableKubernetesMockClient(crud = true)
 abstract class MockClusterTest {
 
   static final String NAMESPACE = "thinvol-system";
   static final Settings SETTINGS =
       new Settings(NAMESPACE, "quay.io/thinvol/thinvol:0.1.0", false, true);
 
+  /** Short, so that a test sees several renewals; set through configuration, as in production. */
+  static final Duration LEASE = Duration.ofSeconds(2);
+
+  static final Duration RENEW_DEADLINE = Duration.ofMillis(1500);
+  static final Duration RETRY_PERIOD = Duration.ofMillis(250);
+
+  TestCluster cluster;
   KubernetesClient client;
-  KubernetesMockServer server;
   OperatorRunner operator;
+  final AtomicBoolean lostLeadership = new AtomicBoolean();
+  final AtomicBoolean leading = new AtomicBoolean();
+  private int drained;
 
   /** What the operator is told about the cluster; a subclass may play another platform. */
   Settings settings() {
     return SETTINGS;
   }
 
-  /** Tells the operator's requests from the test's own in the mock server's record. */
-  static final String OPERATOR_USER_AGENT = "thinvol-operator-under-test";
-
-  /** The operator's client: its namespace is the operator's, as in a pod. */
+  /** The operator's client: its ServiceAccount in its namespace, as in a pod. */
   KubernetesClient operatorClient;
 
   @BeforeEach
   void start() throws IOException {
-    operatorClient =
-        new KubernetesClientBuilder()
-            .withConfig(
-                new ConfigBuilder(client.getConfiguration())
-                    .withNamespace(NAMESPACE)
-                    .withUserAgent(OPERATOR_USER_AGENT)
-                    .build())
-            .build();
+    cluster = TestCluster.start();
+    client = cluster.admin();
+    cluster.namespace(NAMESPACE);
+    operatorClient = cluster.operator();
     operator =
         OperatorRunner.start(
-            operatorClient, settings(), false, 0, caller(), withoutServerSideApply());
+            operatorClient,
+            settings(),
+            false,
+            0,
+            caller(),
+            withoutServerSideApply().andThen(this::leaderElection));
+  }
+
+  /** Leader election as in production, with short durations and no System.exit on a loss. */
+  private void leaderElection(ConfigurationServiceOverrider overrider) {
+    overrider.withLeaderElectionConfiguration(
+        new LeaderElectionConfiguration(
+            OperatorRunner.LEASE,
+            NAMESPACE,
+            LEASE,
+            RENEW_DEADLINE,
+            RETRY_PERIOD,
+            "operator-under-test",
+            new LeaderCallbacks(
+                () -> leading.set(true), () -> lostLeadership.set(leading.get()), leader -> {}),
+            false));
   }
 
   /** How the addons reach the drivers; by default they cannot. */
@@ -118,8 +147,27 @@ abstract class MockClusterTest {
 
   @AfterEach
   void stop() {
-    operator.close();
-    operatorClient.close();
+    try {
+      assertThat(lostLeadership).as("the operator lost its leadership").isFalse();
+      assertThat(refusedOperatorRequests()).as("requests of the operator refused").isEmpty();
+    } finally {
+      operator.close();
+      operatorClient.close();
+      cluster.close();
+    }
+  }
+
+  /**
+   * The operator's requests the strict server refused (a real server's refusals show as failures).
+   */
+  List<StrictApiServer.Decision> refusedOperatorRequests() {
+    return operatorDecisions().stream().filter(d -> d.code() == 403 || d.code() == 422).toList();
+  }
+
+  List<StrictApiServer.Decision> operatorDecisions() {
+    return cluster.strict().map(StrictApiServer::decisions).orElse(List.of()).stream()
+        .filter(d -> d.user().equals(TestCluster.OPERATOR))
+        .toList();
   }
 
   static <T> T await(String what, Supplier<T> probe) {
@@ -176,12 +224,56 @@ abstract class MockClusterTest {
         });
   }
 
-  List<RecordedRequest> drainRequests() throws InterruptedException {
-    List<RecordedRequest> requests = new ArrayList<>();
-    for (RecordedRequest r; (r = server.takeRequest(1, TimeUnit.MILLISECONDS)) != null; ) {
-      requests.add(r);
+  /**
+   * The resourceVersion of every object the operator writes (of a DaemonSet its generation: the
+   * test plays the DaemonSet controller's status writes).
+   */
+  Map<String, String> versions() {
+    Map<String, String> versions = new TreeMap<>();
+    for (Class<? extends HasMetadata> type :
+        List.of(ServiceAccount.class, Secret.class, Role.class, RoleBinding.class)) {
+      client
+          .resources(type)
+          .inNamespace(NAMESPACE)
+          .list()
+          .getItems()
+          .forEach(o -> versions.put(key(o), o.getMetadata().getResourceVersion()));
     }
-    return requests;
+    for (Class<? extends HasMetadata> type :
+        List.of(
+            ClusterRole.class,
+            ClusterRoleBinding.class,
+            CSIDriver.class,
+            StorageClass.class,
+            StorageBackend.class)) {
+      client
+          .resources(type)
+          .list()
+          .getItems()
+          .forEach(o -> versions.put(key(o), o.getMetadata().getResourceVersion()));
+    }
+    client
+        .resources(DaemonSet.class)
+        .inNamespace(NAMESPACE)
+        .list()
+        .getItems()
+        .forEach(o -> versions.put(key(o), "generation " + o.getMetadata().getGeneration()));
+    return versions;
+  }
+
+  private static String key(HasMetadata object) {
+    return object.getKind() + " " + object.getMetadata().getName();
+  }
+
+  /** The operator's requests since the last call (the strict server's record). */
+  List<ApiRequest> drainRequests() {
+    List<StrictApiServer.Decision> all = operatorDecisions();
+    List<ApiRequest> fresh =
+        all.subList(Math.min(drained, all.size()), all.size()).stream()
+            .map(StrictApiServer.Decision::request)
+            .toList();
+    drained = all.size();
+    return fresh;
   }
 
   void registerDriver(String node, String driver) {
@@ -201,21 +293,34 @@ abstract class MockClusterTest {
         .create();
   }
 
-  /** Reasons of the Events on a backend: cluster-scoped, its Events are in {@code default}. */
+  /** The Events kubectl describe shows on a StorageBackend (cluster-scoped). */
   List<String> eventReasons(String backend) {
-    return eventReasons(Events.CLUSTER_SCOPED_NAMESPACE, backend);
+    StorageBackend now = client.resources(StorageBackend.class).withName(backend).get();
+    return DescribedEvents.reasons(
+        client, "StorageBackend", null, backend, now == null ? null : now.getMetadata().getUid());
   }
 
-  /** Reasons of the Events recorded in a namespace on an object of that name. */
+  /** The Events kubectl describe shows on a namespaced object of that name. */
   List<String> eventReasons(String namespace, String name) {
-    return client.v1().events().inNamespace(namespace).list().getItems().stream()
-        .filter(e -> name.equals(e.getInvolvedObject().getName()))
-        .map(e -> e.getReason())
-        .toList();
+    return DescribedEvents.reasons(client, null, namespace, name, null);
   }
 
   StorageBackend apply(String yaml) {
-    return client
+    return apply(client, yaml);
+  }
+
+  /** A backend its CRD's schema refuses, as stored before the CRD tightened: mock-only. */
+  StorageBackend applyUnvalidated(String yaml) {
+    assumeTrue(
+        cluster instanceof StrictCluster,
+        "mock only: a real API server stores no object its CRD's schema refuses");
+    try (KubernetesClient unvalidated = ((StrictCluster) cluster).unvalidated()) {
+      return apply(unvalidated, yaml);
+    }
+  }
+
+  private static StorageBackend apply(KubernetesClient writer, String yaml) {
+    return writer
         .resource(
             Serialization.unmarshal(
                 "apiVersion: thinvol.io/v1alpha1\nkind: StorageBackend\n" + yaml,

@@ -36,7 +36,7 @@ class OpenShiftTest extends MockClusterTest {
                 .addToLabels("team", "storage")
                 .endMetadata()
                 .build())
-        .create();
+        .update(); // the fixture made it; a user labelled it
     apply("metadata:\n  name: ocp\n");
     SecurityContextConstraints scc =
         clusterScoped(SecurityContextConstraints.class, "thinvol-ocp-node");

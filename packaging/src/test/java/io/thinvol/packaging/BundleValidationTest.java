@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.thinvol.operator.model.Images;
 import io.thinvol.operator.model.OperatorRbac;
+import io.thinvol.testing.SchemaValidator;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;

@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.thinvol.operator.model.Names;
 import io.thinvol.operator.model.OperatorRbac;
+import io.thinvol.testing.SchemaValidator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -3,6 +3,7 @@ package io.thinvol.packaging;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.thinvol.testing.SchemaValidator;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

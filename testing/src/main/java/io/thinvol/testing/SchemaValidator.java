@@ -1,4 +1,4 @@
-package io.thinvol.packaging;
+package io.thinvol.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
@@ -13,14 +13,14 @@ import java.util.regex.Pattern;
  * what the schema can say: types, required fields, enums, patterns, bounds, and unknown fields
  * (which a strict {@code kubectl apply} refuses). CEL rules are not evaluated.
  */
-final class SchemaValidator {
+public final class SchemaValidator {
 
   private static final Set<String> ROOT_FIELDS = Set.of("apiVersion", "kind", "metadata");
 
   private SchemaValidator() {}
 
   /** The problems found, each with the path of the field; empty when the object is valid. */
-  static List<String> validate(JsonNode schema, JsonNode value) {
+  public static List<String> validate(JsonNode schema, JsonNode value) {
     List<String> problems = new ArrayList<>();
     check(schema, value, "", problems);
     return problems;

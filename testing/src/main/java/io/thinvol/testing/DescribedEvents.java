@@ -1,0 +1,66 @@
+package io.thinvol.testing;
+
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The Events {@code kubectl describe} shows for an object: it lists them by field selector on the
+ * involved object's kind, name, namespace and uid, in the object's namespace (for a cluster-scoped
+ * object: in every namespace, with an empty involvedObject.namespace).
+ */
+public final class DescribedEvents {
+
+  private DescribedEvents() {}
+
+  /** The reasons, oldest first. */
+  public static List<String> reasons(KubernetesClient client, HasMetadata object) {
+    return reasons(
+        client,
+        object.getKind(),
+        object.getMetadata().getNamespace(),
+        object.getMetadata().getName(),
+        object.getMetadata().getUid());
+  }
+
+  /**
+   * @param kind null for any kind
+   * @param namespace null for a cluster-scoped object
+   * @param uid null for any incarnation of the object
+   */
+  public static List<String> reasons(
+      KubernetesClient client, String kind, String namespace, String name, String uid) {
+    Map<String, String> fields = new LinkedHashMap<>();
+    if (kind != null) {
+      fields.put("involvedObject.kind", kind);
+    }
+    fields.put("involvedObject.name", name);
+    fields.put("involvedObject.namespace", namespace == null ? "" : namespace);
+    if (uid != null) {
+      fields.put("involvedObject.uid", uid);
+    }
+    var events = client.v1().events();
+    var selected =
+        namespace == null
+            ? events.inAnyNamespace().withFields(fields)
+            : events.inNamespace(namespace).withFields(fields);
+    return selected.list().getItems().stream()
+        .sorted(Comparator.comparing(DescribedEvents::time))
+        .map(Event::getReason)
+        .toList();
+  }
+
+  private static Instant time(Event event) {
+    String time =
+        Objects.requireNonNullElse(
+            event.getFirstTimestamp(),
+            event.getEventTime() == null ? "" : event.getEventTime().getTime());
+    return time.isEmpty() ? Instant.EPOCH : Instant.parse(time);
+  }
+}

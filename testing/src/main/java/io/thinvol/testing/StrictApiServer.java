@@ -1,0 +1,239 @@
+package io.thinvol.testing;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.mockwebserver.crud.AttributeSet;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * The fabric8 mock API server (CRUD) made strict: before a request reaches the store it is
+ * authorised by RBAC for the user it acts as ({@code Impersonate-User}, as with a real server; no
+ * such header is the cluster admin); before an object is stored it passes admission as on a real
+ * server: Event validation, owner-reference permission enforcement, and for custom resources
+ * pruning, defaults, the OpenAPI schema and the CEL rules. Refusals carry the real server's codes,
+ * reasons and messages. Lists also filter by field selectors on any field, as {@code kubectl
+ * describe} lists Events.
+ */
+public final class StrictApiServer extends KubernetesCrudDispatcher {
+
+  public static final String ADMIN = "system:admin";
+  private static final String IMPERSONATE = "Impersonate-User";
+
+  /**
+   * From the admin only: store a custom resource without its schema and rules, as one stored before
+   * its CRD tightened. No real server does this on request: tests using it are mock-only.
+   */
+  static final String UNVALIDATED = "X-Thinvol-Unvalidated";
+
+  /** A request as decided: who, what, and the HTTP status of the answer (403 and 422 refused). */
+  public record Decision(String user, ApiRequest request, int code, String message) {}
+
+  private final Rbac rbac;
+  private final CustomResources customResources = new CustomResources();
+  private final List<Decision> decisions = Collections.synchronizedList(new ArrayList<>());
+  private final ThreadLocal<String> caller = new ThreadLocal<>();
+  private final ThreadLocal<ApiRequest> current = new ThreadLocal<>();
+  private final ThreadLocal<Boolean> unvalidated = new ThreadLocal<>();
+
+  public StrictApiServer(Rbac rbac) {
+    this.rbac = rbac;
+  }
+
+  /** Every resource request of every user other than the admin, in order. */
+  public List<Decision> decisions() {
+    synchronized (decisions) {
+      return List.copyOf(decisions);
+    }
+  }
+
+  @Override
+  public MockResponse dispatch(RecordedRequest request) {
+    String user = Optional.ofNullable(request.getHeader(IMPERSONATE)).orElse(ADMIN);
+    Optional<ApiRequest> api = ApiRequest.of(request.method().name(), request.getPath());
+    if (api.isEmpty()) {
+      return super.dispatch(request);
+    }
+    ApiRequest what = api.get();
+    if (what.group().equals("authorization.k8s.io")
+        && what.resource().equals("selfsubjectrulesreviews")) {
+      return rulesReview(user, request);
+    }
+    if (!user.equals(ADMIN) && !rbac.allows(user, what)) {
+      Refusal refusal = Refusal.forbidden(Rbac.forbidden(user, what), what);
+      decisions.add(new Decision(user, what, refusal.code, refusal.getMessage()));
+      return refusal.response();
+    }
+    caller.set(user);
+    current.set(what);
+    unvalidated.set(user.equals(ADMIN) && "true".equals(request.getHeader(UNVALIDATED)));
+    try {
+      MockResponse response =
+          what.verb().equals("list") ? list(request.getPath()) : super.dispatch(request);
+      record(user, what, response.code(), null);
+      return response;
+    } catch (Refusal refusal) {
+      record(user, what, refusal.code, refusal.getMessage());
+      return refusal.response();
+    } finally {
+      caller.remove();
+      current.remove();
+      unvalidated.remove();
+    }
+  }
+
+  private void record(String user, ApiRequest what, int code, String message) {
+    if (!user.equals(ADMIN)) {
+      decisions.add(new Decision(user, what, code, message));
+    }
+  }
+
+  /** What a user may do in a namespace, as JOSDK's leader election asks before it starts. */
+  private MockResponse rulesReview(String user, RecordedRequest request) {
+    ObjectNode review =
+        (ObjectNode) Serialization.unmarshal(request.getBody().readUtf8(), JsonNode.class);
+    String namespace = review.at("/spec/namespace").asText(null);
+    List<PolicyRule> rules =
+        user.equals(ADMIN)
+            ? List.of(
+                new io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder()
+                    .withApiGroups("*")
+                    .withResources("*")
+                    .withVerbs("*")
+                    .build())
+            : rbac.rulesIn(user, namespace);
+    ArrayNode resourceRules = review.putObject("status").putArray("resourceRules");
+    for (PolicyRule rule : rules) {
+      ObjectNode out = resourceRules.addObject();
+      out.set("verbs", Serialization.jsonMapper().valueToTree(rule.getVerbs()));
+      out.set("apiGroups", Serialization.jsonMapper().valueToTree(rule.getApiGroups()));
+      out.set("resources", Serialization.jsonMapper().valueToTree(rule.getResources()));
+      out.set(
+          "resourceNames",
+          Serialization.jsonMapper()
+              .valueToTree(rule.getResourceNames() == null ? List.of() : rule.getResourceNames()));
+    }
+    ((ObjectNode) review.path("status")).putArray("nonResourceRules");
+    ((ObjectNode) review.path("status")).put("incomplete", false);
+    return new MockResponse().setResponseCode(201).setBody(Serialization.asJson(review));
+  }
+
+  /**
+   * A list: the store answers the selectors it knows (labels, metadata.name), then the other field
+   * selectors filter the items.
+   */
+  private MockResponse list(String path) {
+    int mark = path.indexOf('?');
+    Map<String, String> parameters =
+        ApiRequest.parameters(mark < 0 ? "" : path.substring(mark + 1));
+    String selector = parameters.remove("fieldSelector");
+    if (selector == null) {
+      return super.handleGet(path);
+    }
+    List<String[]> fields = new ArrayList<>();
+    List<String> kept = new ArrayList<>();
+    for (String requirement : selector.split(",")) {
+      String[] pair = requirement.split("==?", 2);
+      if (pair[0].equals("metadata.name")) {
+        kept.add(requirement);
+      } else {
+        fields.add(pair);
+      }
+    }
+    if (!kept.isEmpty()) {
+      parameters.put("fieldSelector", String.join(",", kept));
+    }
+    String query =
+        parameters.entrySet().stream()
+            .map(
+                e ->
+                    e.getKey()
+                        + "="
+                        + java.net.URLEncoder.encode(
+                            e.getValue(), java.nio.charset.StandardCharsets.UTF_8))
+            .collect(Collectors.joining("&"));
+    MockResponse response =
+        super.handleGet(
+            (mark < 0 ? path : path.substring(0, mark)) + (query.isEmpty() ? "" : "?" + query));
+    JsonNode body = Serialization.unmarshal(response.getBody().readUtf8(), JsonNode.class);
+    ArrayNode items = (ArrayNode) body.path("items");
+    for (int i = items.size() - 1; i >= 0; i--) {
+      JsonNode item = items.get(i);
+      boolean matches =
+          fields.stream()
+              .allMatch(f -> item.at("/" + f[0].replace('.', '/')).asText("").equals(f[1]));
+      if (!matches) {
+        items.remove(i);
+      }
+    }
+    return new MockResponse().setResponseCode(response.code()).setBody(Serialization.asJson(body));
+  }
+
+  /** Admission: the last step before the store, with the object as it would be stored. */
+  @Override
+  public void processEvent(
+      String path,
+      AttributeSet pathAttributes,
+      AttributeSet oldAttributes,
+      GenericKubernetesResource resource,
+      String newState) {
+    if (newState == null || caller.get() == null) {
+      super.processEvent(path, pathAttributes, oldAttributes, resource, newState);
+      return;
+    }
+    ObjectNode object = (ObjectNode) Serialization.unmarshal(newState, JsonNode.class);
+    if (object.path("status").isNull()) {
+      object.remove("status"); // the mock's patch of an object without status writes a null one
+    }
+    String old = oldAttributes == null ? null : findResource(oldAttributes).getValue();
+    JsonNode oldObject = old == null ? null : Serialization.unmarshal(old, JsonNode.class);
+    String kind = object.path("kind").asText();
+    String apiVersion = object.path("apiVersion").asText();
+    String group = apiVersion.contains("/") ? apiVersion.substring(0, apiVersion.indexOf('/')) : "";
+    String name = object.at("/metadata/name").asText();
+    List<String> problems = new ArrayList<>();
+    if (kind.equals("Event") && (group.isEmpty() || group.equals("events.k8s.io"))) {
+      problems.addAll(EventAdmission.problems(object));
+    }
+    Optional<JsonNode> schema = customResources.schemaOf(object);
+    if (schema.isPresent() && !Boolean.TRUE.equals(unvalidated.get())) {
+      problems.addAll(customResources.admit(schema.get(), object, oldObject));
+    }
+    if (!problems.isEmpty()) {
+      throw Refusal.invalid(kind, group, name, problems);
+    }
+    String user = caller.get();
+    if (!user.equals(ADMIN)) {
+      for (ApiRequest needed :
+          OwnerReferenceAdmission.neededPermissions(object, oldObject, customResources::plural)) {
+        if (!rbac.allows(user, needed)) {
+          throw Refusal.forbidden(
+              OwnerReferenceAdmission.forbidden(
+                  current.get().resource().split("/")[0], group, name),
+              current.get());
+        }
+      }
+    }
+    if (kind.equals("CustomResourceDefinition")) {
+      customResources.register(object);
+    }
+    String stored = Serialization.asJson(object);
+    super.processEvent(
+        path,
+        pathAttributes,
+        oldAttributes,
+        Serialization.unmarshal(stored, GenericKubernetesResource.class),
+        stored);
+  }
+}

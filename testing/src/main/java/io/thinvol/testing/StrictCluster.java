@@ -1,0 +1,98 @@
+package io.thinvol.testing;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.ServerRequest;
+import io.fabric8.mockwebserver.ServerResponse;
+import io.fabric8.mockwebserver.dsl.HttpMethod;
+import io.fabric8.mockwebserver.http.Dispatcher;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.fabric8.mockwebserver.internal.MockDispatcher;
+import io.fabric8.mockwebserver.internal.SimpleRequest;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Queue;
+
+/**
+ * The fabric8 mock API server with the {@link StrictApiServer} as its store. Expectations recorded
+ * with {@link #mock()} {@code .expect()} answer first: they play what a real server cannot be made
+ * to do on demand (an injected error) or a component this world lacks.
+ */
+public final class StrictCluster implements TestCluster {
+
+  private final KubernetesMockServer server;
+  private final StrictApiServer strict;
+  private final KubernetesClient admin;
+
+  private StrictCluster(KubernetesMockServer server, StrictApiServer strict) {
+    this.server = server;
+    this.strict = strict;
+    this.admin = server.createClient();
+  }
+
+  public static StrictCluster start(Rbac rbac) {
+    Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
+    StrictApiServer strict = new StrictApiServer(rbac);
+    MockDispatcher expectations = new MockDispatcher(responses);
+    Dispatcher dispatcher =
+        new Dispatcher() {
+          @Override
+          public MockResponse dispatch(RecordedRequest request) {
+            Queue<ServerResponse> expected =
+                responses.get(
+                    new SimpleRequest(HttpMethod.valueOf(request.getMethod()), request.getPath()));
+            return expected != null && !expected.isEmpty()
+                ? expectations.dispatch(request)
+                : strict.dispatch(request);
+          }
+        };
+    KubernetesMockServer server =
+        new KubernetesMockServer(
+            new Context(Serialization.jsonMapper()),
+            new MockWebServer(),
+            responses,
+            dispatcher,
+            false);
+    server.init();
+    return new StrictCluster(server, strict);
+  }
+
+  @Override
+  public KubernetesClient admin() {
+    return admin;
+  }
+
+  @Override
+  public Optional<StrictApiServer> strict() {
+    return Optional.of(strict);
+  }
+
+  /**
+   * An admin client whose custom resources are stored without their schema and rules: an object
+   * stored before its CRD tightened. Mock-only: a real server cannot be asked for this.
+   */
+  public KubernetesClient unvalidated() {
+    return new io.fabric8.kubernetes.client.KubernetesClientBuilder()
+        .withConfig(
+            new io.fabric8.kubernetes.client.ConfigBuilder(admin.getConfiguration())
+                .withCustomHeaders(java.util.Map.of(StrictApiServer.UNVALIDATED, "true"))
+                .build())
+        .build();
+  }
+
+  /** The mock server, for expectations. */
+  public KubernetesMockServer mock() {
+    return server;
+  }
+
+  @Override
+  public void close() {
+    admin.close();
+    server.destroy();
+  }
+}
