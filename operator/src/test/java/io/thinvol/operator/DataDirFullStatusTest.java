@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.operator.model.Names;
+import io.thinvol.testing.DescribedEvents;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -83,8 +84,7 @@ class DataDirFullStatusTest extends MockClusterTest {
   }
 
   private List<Event> warnings() {
-    return client.v1().events().inNamespace(NAMESPACE).list().getItems().stream()
-        .filter(e -> "full".equals(e.getInvolvedObject().getName()))
+    return DescribedEvents.events(client, "StorageBackend", null, "full", null).stream()
         .filter(e -> "Warning".equals(e.getType()))
         .toList();
   }

@@ -36,6 +36,12 @@ public final class DescribedEvents {
    */
   public static List<String> reasons(
       KubernetesClient client, String kind, String namespace, String name, String uid) {
+    return events(client, kind, namespace, name, uid).stream().map(Event::getReason).toList();
+  }
+
+  /** The Events themselves, oldest first; parameters as for {@link #reasons}. */
+  public static List<Event> events(
+      KubernetesClient client, String kind, String namespace, String name, String uid) {
     Map<String, String> fields = new LinkedHashMap<>();
     if (kind != null) {
       fields.put("involvedObject.kind", kind);
@@ -52,7 +58,6 @@ public final class DescribedEvents {
             : events.inNamespace(namespace).withFields(fields);
     return selected.list().getItems().stream()
         .sorted(Comparator.comparing(DescribedEvents::time))
-        .map(Event::getReason)
         .toList();
   }
 
