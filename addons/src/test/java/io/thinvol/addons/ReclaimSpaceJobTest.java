@@ -350,6 +350,12 @@ class ReclaimSpaceJobTest extends AddonsClusterTest {
     await("Events", () -> eventReasons(APPS, "nopod").size() == 4);
     assertThat(eventReasons(APPS, "nopod"))
         .containsExactly("Started", "Retrying", "Retrying", "Failed");
+    // Durations as people write them, not PT1S
+    assertThat(
+            client.v1().events().inNamespace(APPS).list().getItems().stream()
+                .filter(e -> "Retrying".equals(e.getReason()))
+                .map(e -> e.getMessage().replaceAll(".*; ", "")))
+        .containsExactlyInAnyOrder("retry 1 in 1s", "retry 2 in 2s");
   }
 
   static void assertCondition(ReclaimSpaceJob job, String type, String status, String reason) {

@@ -20,6 +20,7 @@ import io.thinvol.addons.call.Usage;
 import io.thinvol.addons.resolve.ReclaimProblem;
 import io.thinvol.addons.resolve.TargetResolver;
 import io.thinvol.addons.resolve.VolumeLocation;
+import io.thinvol.api.Durations;
 import io.thinvol.api.kube.Conditions;
 import io.thinvol.api.kube.Events;
 import io.thinvol.api.v1alpha1.ReclaimMode;
@@ -221,12 +222,12 @@ public class ReclaimSpaceJobReconciler implements Reconciler<ReclaimSpaceJob> {
           status,
           "Reclaiming",
           String.format(
-              "reclaiming volume %s on node %s through driver pod %s (%s mode, timeout %ds)",
+              "reclaiming volume %s on node %s through driver pod %s (%s mode, timeout %s)",
               location.pvName(),
               location.nodeName(),
               location.endpoint(),
               mode,
-              location.timeout().toSeconds()),
+              Durations.text(location.timeout())),
           now);
       log.info(
           "reclaiming volume {} of PVC {} on node {}",
@@ -300,8 +301,9 @@ public class ReclaimSpaceJobReconciler implements Reconciler<ReclaimSpaceJob> {
       status.setRetries(retries + 1);
       status.setNextAttemptTime(next.toString());
       JobStatusModel.running(job, status, reason, message + "; retrying at " + next, now);
-      announce(true, "Retrying", message + "; retry " + (retries + 1) + " in " + delay);
-      log.warn("{}; retry {} in {}", message, retries + 1, delay);
+      announce(
+          true, "Retrying", message + "; retry " + (retries + 1) + " in " + Durations.text(delay));
+      log.warn("{}; retry {} in {}", message, retries + 1, Durations.text(delay));
       return delay;
     }
 
