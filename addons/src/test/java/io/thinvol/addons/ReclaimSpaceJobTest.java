@@ -122,25 +122,65 @@ class ReclaimSpaceJobTest extends AddonsClusterTest {
   }
 
   @Test
-  void anUnboundClaimFailsSayingSo() {
+  void aPendingClaimIsWaitedForAndReclaimedOnceBound() {
     boundClaim("pending", "vol-4", "node-a");
+    setClaimPhase("pending", "Pending");
+    driver.script("vol-4", Answer.ok(10L << 20, 4L << 20));
+
+    String name = job("early", "pending", s -> {}).getMetadata().getName();
+
+    ReclaimSpaceJob waiting =
+        await(
+            "the job to say it waits for the claim",
+            () -> {
+              ReclaimSpaceJob job =
+                  client.resources(ReclaimSpaceJob.class).inNamespace(APPS).withName(name).get();
+              return job.getStatus() != null
+                      && job.getStatus().getMessage() != null
+                      && job.getStatus().getMessage().startsWith("waiting for")
+                  ? job
+                  : null;
+            });
+    assertThat(waiting.getStatus().getResult()).isNull();
+    assertThat(waiting.getStatus().getMessage())
+        .startsWith("waiting for PersistentVolumeClaim apps/pending to be bound (Pending)");
+    assertCondition(waiting, "Running", "True", "WaitingForClaim");
+    assertThat(driver.calls()).isEmpty();
+
+    setClaimPhase("pending", "Bound");
+    ReclaimSpaceJob job = awaitResult(name);
+
+    assertThat(job.getStatus().getResult()).isEqualTo("Succeeded");
+    assertThat(job.getStatus().getMessage()).isEqualTo("reclaimed 6Mi on node node-a");
+  }
+
+  @Test
+  void aClaimStillPendingAtTheRetryDeadlineFailsSayingSo() {
+    boundClaim("never", "vol-12", "node-a");
+    setClaimPhase("never", "Pending");
+
+    ReclaimSpaceJob job =
+        awaitResult(
+            job("stuck", "never", s -> s.setRetryDeadlineSeconds(2L)).getMetadata().getName());
+
+    assertThat(job.getStatus().getResult()).isEqualTo("Failed");
+    assertCondition(job, "Failed", "True", "DeadlineExceeded");
+    assertThat(job.getStatus().getMessage())
+        .contains("retryDeadlineSeconds after the start")
+        .endsWith("last error: waiting for PersistentVolumeClaim apps/never to be bound (Pending)");
+    assertThat(driver.calls()).isEmpty();
+  }
+
+  private void setClaimPhase(String claim, String phase) {
     client
         .persistentVolumeClaims()
         .inNamespace(APPS)
-        .withName("pending")
+        .withName(claim)
         .editStatus(
             c -> {
-              c.getStatus().setPhase("Pending");
+              c.getStatus().setPhase(phase);
               return c;
             });
-
-    ReclaimSpaceJob job = awaitResult(job("early", "pending", s -> {}).getMetadata().getName());
-
-    assertThat(job.getStatus().getResult()).isEqualTo("Failed");
-    assertThat(job.getStatus().getMessage())
-        .contains("is Pending, not bound to a volume")
-        .contains("WaitForFirstConsumer");
-    assertCondition(job, "Failed", "True", "PvcNotBound");
   }
 
   @Test
@@ -310,6 +350,12 @@ class ReclaimSpaceJobTest extends AddonsClusterTest {
     await("Events", () -> eventReasons(APPS, "nopod").size() == 4);
     assertThat(eventReasons(APPS, "nopod"))
         .containsExactly("Started", "Retrying", "Retrying", "Failed");
+    // Durations as people write them, not PT1S
+    assertThat(
+            client.v1().events().inNamespace(APPS).list().getItems().stream()
+                .filter(e -> "Retrying".equals(e.getReason()))
+                .map(e -> e.getMessage().replaceAll(".*; ", "")))
+        .containsExactlyInAnyOrder("retry 1 in 1s", "retry 2 in 2s");
   }
 
   static void assertCondition(ReclaimSpaceJob job, String type, String status, String reason) {

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.thinvol.addons.call.GrpcReclaimCaller;
 import io.thinvol.addons.call.ProjectedToken;
+import io.thinvol.api.Durations;
 import io.thinvol.operator.model.Settings;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -106,7 +107,7 @@ public final class OperatorMain {
     }
     if (closing.isAlive()) {
       System.err.println(
-          "thinvol operator: not stopped within " + budget.toSeconds() + "s; exiting anyway");
+          "thinvol operator: not stopped within " + Durations.text(budget) + "; exiting anyway");
     }
   }
 

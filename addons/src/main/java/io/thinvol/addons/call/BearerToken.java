@@ -25,8 +25,22 @@ final class BearerToken extends CallCredentials {
       Metadata headers = new Metadata();
       headers.put(AUTHORIZATION, "Bearer " + token.get());
       applier.apply(headers);
+    } catch (TokenUnreadable e) {
+      applier.fail(unreadable(e));
     } catch (RuntimeException e) {
       applier.fail(Status.UNAUTHENTICATED.withDescription(e.getMessage()));
     }
+  }
+
+  /**
+   * @throws TokenUnreadable before a call is made that could only fail for want of a token
+   */
+  void check() {
+    token.get();
+  }
+
+  /** UNAUTHENTICATED on the operator's side: the cause tells it from a token the driver refused. */
+  static Status unreadable(TokenUnreadable e) {
+    return Status.UNAUTHENTICATED.withDescription(e.getMessage()).withCause(e);
   }
 }

@@ -65,6 +65,11 @@ public final class GrpcReclaimCaller implements ReclaimCaller, AutoCloseable {
       DriverEndpoint endpoint, ReclaimService service, String volumeId, Duration timeout) {
     ManagedChannel channel;
     try {
+      token.check();
+    } catch (TokenUnreadable e) {
+      return CompletableFuture.failedFuture(BearerToken.unreadable(e).asRuntimeException());
+    }
+    try {
       channel = channel(endpoint);
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(

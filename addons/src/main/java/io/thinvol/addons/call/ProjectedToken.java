@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Base64;
@@ -42,7 +44,7 @@ public final class ProjectedToken implements Supplier<String> {
   }
 
   /**
-   * @throws IllegalStateException when the file cannot be read or holds no token for the audience
+   * @throws TokenUnreadable when the file cannot be read or holds no token for the audience
    */
   @Override
   public synchronized String get() {
@@ -58,27 +60,38 @@ public final class ProjectedToken implements Supplier<String> {
       last = new Read(attributes.fileKey(), attributes.lastModifiedTime().toMillis(), token);
       return token;
     } catch (IOException e) {
-      throw new IllegalStateException(
-          "cannot read the addons token at "
+      throw new TokenUnreadable(
+          "the operator cannot read its token file "
               + file
-              + " ("
-              + e.getMessage()
-              + "): the operator's pod needs a projected ServiceAccount token with audience '"
+              + ": "
+              + why(e)
+              + " (the operator's pod needs a projected ServiceAccount token with audience '"
               + audience
-              + "' there",
+              + "' there)",
           e);
     }
   }
 
+  private static String why(IOException e) {
+    if (e instanceof NoSuchFileException) {
+      return "no such file";
+    }
+    if (e instanceof AccessDeniedException) {
+      return "permission denied";
+    }
+    return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+  }
+
   private void requireAudience(String token) {
     if (!audiences(token).contains(audience)) {
-      throw new IllegalStateException(
-          "the token at "
+      throw new TokenUnreadable(
+          "the operator's token file "
               + file
               + " is not issued for audience '"
               + audience
               + "' and is not sent: mount a projected ServiceAccount token with that audience"
-              + " (THINVOL_ADDONS_TOKEN_FILE, THINVOL_ADDONS_TOKEN_AUDIENCE)");
+              + " (THINVOL_ADDONS_TOKEN_FILE, THINVOL_ADDONS_TOKEN_AUDIENCE)",
+          null);
     }
   }
 

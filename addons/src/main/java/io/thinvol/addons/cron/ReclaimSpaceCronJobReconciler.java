@@ -13,6 +13,7 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
+import io.thinvol.api.Durations;
 import io.thinvol.api.kube.Events;
 import io.thinvol.api.v1alpha1.ConcurrencyPolicy;
 import io.thinvol.api.v1alpha1.ReclaimSpaceCronJob;
@@ -23,6 +24,7 @@ import java.net.HttpURLConnection;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -119,7 +121,11 @@ public class ReclaimSpaceCronJobReconciler implements Reconciler<ReclaimSpaceCro
       return null; // a spec change brings it back
     }
     CronJobStatusModel.scheduleValid(
-        cron, status, true, "runs at " + spec.getSchedule() + " + " + schedule.offset(), now);
+        cron,
+        status,
+        true,
+        "runs at " + spec.getSchedule() + " + " + Durations.text(schedule.offset()),
+        now);
 
     List<ReclaimSpaceJob> children =
         new ArrayList<>(context.getSecondaryResources(ReclaimSpaceJob.class));
@@ -160,9 +166,9 @@ public class ReclaimSpaceCronJobReconciler implements Reconciler<ReclaimSpaceCro
           true,
           "MissedSchedule",
           String.format(
-              "the run of %s started %ds late, past startingDeadlineSeconds %d; skipped%s",
+              "the run of %s started %s late, past startingDeadlineSeconds %d; skipped%s",
               due,
-              Duration.between(due, now).toSeconds(),
+              Durations.text(Duration.between(due, now).truncatedTo(ChronoUnit.SECONDS)),
               spec.getStartingDeadlineSeconds(),
               plan.missed() > 0 ? " (" + missedText(plan.missed()) + " before it)" : ""));
       return untilNext;

@@ -1,6 +1,7 @@
 package io.thinvol.addons.job;
 
 import io.grpc.Status;
+import io.thinvol.addons.call.TokenUnreadable;
 
 /** gRPC errors of the ReclaimSpace services in the words a person reads in the job's status. */
 final class Errors {
@@ -17,6 +18,9 @@ final class Errors {
 
   /** A CamelCase reason for a failed call. */
   static String reason(Status status) {
+    if (operatorTokenUnreadable(status)) {
+      return "TokenUnreadable";
+    }
     return switch (status.getCode()) {
       case UNIMPLEMENTED -> "Unimplemented";
       case ABORTED -> "VolumeBusy";
@@ -30,6 +34,9 @@ final class Errors {
   }
 
   static String describe(Status status) {
+    if (operatorTokenUnreadable(status)) {
+      return status.getDescription(); // no call was made: the driver has no part in it
+    }
     String detail = status.getDescription() == null ? "" : ": " + status.getDescription();
     String meaning =
         switch (status.getCode()) {
@@ -42,5 +49,9 @@ final class Errors {
           default -> status.getCode().name();
         };
     return meaning + detail;
+  }
+
+  private static boolean operatorTokenUnreadable(Status status) {
+    return status.getCause() instanceof TokenUnreadable;
   }
 }

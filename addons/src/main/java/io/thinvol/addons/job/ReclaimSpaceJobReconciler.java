@@ -20,6 +20,7 @@ import io.thinvol.addons.call.Usage;
 import io.thinvol.addons.resolve.ReclaimProblem;
 import io.thinvol.addons.resolve.TargetResolver;
 import io.thinvol.addons.resolve.VolumeLocation;
+import io.thinvol.api.Durations;
 import io.thinvol.api.kube.Conditions;
 import io.thinvol.api.kube.Events;
 import io.thinvol.api.v1alpha1.ReclaimMode;
@@ -221,12 +222,12 @@ public class ReclaimSpaceJobReconciler implements Reconciler<ReclaimSpaceJob> {
           status,
           "Reclaiming",
           String.format(
-              "reclaiming volume %s on node %s through driver pod %s (%s mode, timeout %ds)",
+              "reclaiming volume %s on node %s through driver pod %s (%s mode, timeout %s)",
               location.pvName(),
               location.nodeName(),
               location.endpoint(),
               mode,
-              location.timeout().toSeconds()),
+              Durations.text(location.timeout())),
           now);
       log.info(
           "reclaiming volume {} of PVC {} on node {}",
@@ -275,34 +276,25 @@ public class ReclaimSpaceJobReconciler implements Reconciler<ReclaimSpaceJob> {
     }
 
     private Duration retry(String reason, String message) {
-      int retries = Optional.ofNullable(status.getRetries()).orElse(0);
-      int limit = Optional.ofNullable(spec.getBackOffLimit()).orElse(6);
-      if (retries >= limit) {
-        return fail(
-            "BackoffLimitExceeded",
-            String.format(
-                "gave up after %d attempt(s) (backOffLimit %d); last error: %s",
-                retries + 1, limit, message));
+      Retries.Decision decision =
+          Retries.decide(
+              spec,
+              Optional.ofNullable(status.getRetries()).orElse(0),
+              Instant.parse(status.getStartTime()),
+              now,
+              settings,
+              message);
+      if (decision instanceof Retries.GiveUp giveUp) {
+        return fail(giveUp.reason(), giveUp.message());
       }
-      Duration delay = settings.backoff(retries + 1);
-      Instant next = now.plus(delay);
-      Instant deadline =
-          Instant.parse(status.getStartTime())
-              .plusSeconds(Optional.ofNullable(spec.getRetryDeadlineSeconds()).orElse(600L));
-      if (next.isAfter(deadline)) {
-        return fail(
-            "DeadlineExceeded",
-            String.format(
-                "no retry starts later than %s (retryDeadlineSeconds after the start); last error:"
-                    + " %s",
-                deadline, message));
-      }
-      status.setRetries(retries + 1);
-      status.setNextAttemptTime(next.toString());
-      JobStatusModel.running(job, status, reason, message + "; retrying at " + next, now);
-      announce(true, "Retrying", message + "; retry " + (retries + 1) + " in " + delay);
-      log.warn("{}; retry {} in {}", message, retries + 1, delay);
-      return delay;
+      Retries.Again again = (Retries.Again) decision;
+      String in = Durations.text(again.delay());
+      status.setRetries(again.retry());
+      status.setNextAttemptTime(again.at().toString());
+      JobStatusModel.running(job, status, reason, message + "; retrying at " + again.at(), now);
+      announce(true, "Retrying", message + "; retry " + again.retry() + " in " + in);
+      log.warn("{}; retry {} in {}", message, again.retry(), in);
+      return again.delay();
     }
 
     private Duration fail(String reason, String message) {

@@ -47,14 +47,22 @@ public final class TargetResolver {
     }
     String pvName = claim.getSpec() == null ? null : claim.getSpec().getVolumeName();
     String phase = claim.getStatus() == null ? null : claim.getStatus().getPhase();
+    if (phase == null || "Pending".equals(phase)) {
+      // Created in the same apply as the job, or WaitForFirstConsumer: it binds when a pod uses it.
+      throw ReclaimProblem.passing(
+          "WaitingForClaim",
+          "waiting for PersistentVolumeClaim %s/%s to be bound (%s)",
+          namespace,
+          claimName,
+          phase == null ? "no phase yet" : phase);
+    }
     if (!"Bound".equals(phase) || pvName == null || pvName.isEmpty()) {
       throw ReclaimProblem.lasting(
           "PvcNotBound",
-          "PersistentVolumeClaim %s/%s is %s, not bound to a volume, so there is nothing to reclaim"
-              + " (with WaitForFirstConsumer it binds when a pod first uses it)",
+          "PersistentVolumeClaim %s/%s is %s, not bound to a volume, so there is nothing to reclaim",
           namespace,
           claimName,
-          phase == null ? "without a phase" : phase);
+          phase);
     }
     PersistentVolume volume = client.persistentVolumes().withName(pvName).get();
     if (volume == null) {
