@@ -104,7 +104,13 @@ class DriverImageTest {
             pod,
             driver,
             Podman.image(),
-            Map.of("spec.nodeName", "image-test-node", "metadata.namespace", "thinvol-system"),
+            Map.of(
+                "spec.nodeName",
+                "image-test-node",
+                "metadata.namespace",
+                "thinvol-system",
+                "metadata.name",
+                name),
             volume -> hostDir(volume, root, secret)));
     try (SharedMount shared = SharedMount.of(root)) {
       long start = System.nanoTime();

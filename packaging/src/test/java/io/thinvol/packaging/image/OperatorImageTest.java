@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
@@ -17,6 +18,7 @@ import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.operator.model.OperatorRbac;
 import io.thinvol.packaging.OperatorDeployment;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -91,9 +93,7 @@ class OperatorImageTest {
               operator,
               image,
               Map.of("metadata.namespace", NAMESPACE, "metadata.name", podName),
-              volume -> {
-                throw new IllegalArgumentException("the operator mounts only an emptyDir");
-              }));
+              volume -> addonsToken(dir, volume)));
       long start = System.nanoTime();
       Podman.run(Duration.ofMinutes(1), args).orFail("podman run " + args);
       try {
@@ -155,6 +155,28 @@ class OperatorImageTest {
         .create();
     HasMetadata backend = DriverImageTest.exampleBackend();
     client.resource(backend).create();
+  }
+
+  /**
+   * The projected token the addons send to drivers (no driver is called here: any content will do),
+   * readable by the container's user as the kubelet mounts it.
+   */
+  private static Path addonsToken(Path dir, Volume volume) {
+    if (volume.getProjected() == null) {
+      throw new IllegalArgumentException("the operator mounts only an emptyDir and its token");
+    }
+    try {
+      Path tokenDir = Files.createDirectories(dir.resolve(volume.getName()));
+      for (var source : volume.getProjected().getSources()) {
+        Path token = tokenDir.resolve(source.getServiceAccountToken().getPath());
+        Files.writeString(token, "image-test-addons-token");
+        Files.setPosixFilePermissions(token, PosixFilePermissions.fromString("rw-r--r--"));
+      }
+      Files.setPosixFilePermissions(tokenDir, PosixFilePermissions.fromString("rwxr-xr-x"));
+      return tokenDir;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** token, ca.crt and namespace, readable by the container's user as the kubelet mounts them. */

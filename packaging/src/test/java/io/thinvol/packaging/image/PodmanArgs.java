@@ -33,7 +33,7 @@ final class PodmanArgs {
 
   /**
    * @param downwardApi the value of each fieldRef path the container's env uses
-   * @param volumeSource the host directory that backs a hostPath or secret volume
+   * @param volumeSource the host directory that backs a hostPath, secret or projected volume
    */
   static List<String> of(
       PodSpec pod,
@@ -110,7 +110,9 @@ final class PodmanArgs {
     if (volume.getEmptyDir() != null) {
       return "--tmpfs=" + mount.getMountPath() + ":rw,exec";
     }
-    if (volume.getHostPath() == null && volume.getSecret() == null) {
+    if (volume.getHostPath() == null
+        && volume.getSecret() == null
+        && volume.getProjected() == null) {
       throw new IllegalArgumentException("no mapping for volume " + volume);
     }
     Path host = source.apply(volume);
