@@ -30,7 +30,6 @@ import io.grpc.stub.StreamObserver;
 import io.thinvol.driver.config.DriverConfig;
 import io.thinvol.driver.core.Capacity;
 import io.thinvol.driver.core.CsiException;
-import io.thinvol.driver.core.NodeManager;
 import io.thinvol.driver.core.SizePolicy;
 import io.thinvol.driver.core.VolumeHealth;
 import io.thinvol.driver.core.VolumeManager;
@@ -119,7 +118,7 @@ public final class ControllerService extends ControllerGrpc.ControllerImplBase {
           request.getVolumeCapabilitiesList().forEach(Requests::requireWellFormed);
           VolumeRecord volume = volumes.requireVolume(Requests.volumeId(request.getVolumeId()));
           for (VolumeCapability capability : request.getVolumeCapabilitiesList()) {
-            String refusal = refusal(volume, capability);
+            String refusal = CapabilityMatch.refusal(volume, capability);
             if (refusal != null) {
               return ValidateVolumeCapabilitiesResponse.newBuilder().setMessage(refusal).build();
             }
@@ -132,23 +131,6 @@ public final class ControllerService extends ControllerGrpc.ControllerImplBase {
                       .putAllParameters(request.getParametersMap()))
               .build();
         });
-  }
-
-  private static String refusal(VolumeRecord volume, VolumeCapability capability) {
-    try {
-      NodeManager.Usage usage = Requests.usage(capability, "volume_capabilities");
-      if (usage.accessType() != volume.accessType()) {
-        return "volume " + volume.id() + " is a " + volume.accessType() + " volume";
-      }
-      if (usage.fsType() != null
-          && !usage.fsType().isEmpty()
-          && !usage.fsType().equals(volume.fsType())) {
-        return "volume " + volume.id() + " holds " + volume.fsType() + ", not " + usage.fsType();
-      }
-      return null;
-    } catch (CsiException e) {
-      return e.getMessage();
-    }
   }
 
   @Override
@@ -173,21 +155,10 @@ public final class ControllerService extends ControllerGrpc.ControllerImplBase {
             response
                 .addEntriesBuilder()
                 .setVolume(Messages.volume(record, config.nodeId()))
-                .setStatus(volumeStatus(view, record));
+                .setStatus(Messages.volumeStatus(view, record, config.nodeId()));
           }
           return response.build();
         });
-  }
-
-  private ListVolumesResponse.VolumeStatus volumeStatus(
-      VolumeHealth.View view, VolumeRecord record) {
-    ListVolumesResponse.VolumeStatus.Builder status =
-        ListVolumesResponse.VolumeStatus.newBuilder()
-            .setVolumeCondition(Messages.condition(view.problem(record)));
-    if (view.isStaged(record)) {
-      status.addPublishedNodeIds(config.nodeId());
-    }
-    return status.build();
   }
 
   @Override
@@ -199,7 +170,8 @@ public final class ControllerService extends ControllerGrpc.ControllerImplBase {
         observer,
         () -> {
           VolumeRecord record = volumes.requireVolume(Requests.volumeId(request.getVolumeId()));
-          ListVolumesResponse.VolumeStatus status = volumeStatus(health.view(), record);
+          ListVolumesResponse.VolumeStatus status =
+              Messages.volumeStatus(health.view(), record, config.nodeId());
           return ControllerGetVolumeResponse.newBuilder()
               .setVolume(Messages.volume(record, config.nodeId()))
               .setStatus(

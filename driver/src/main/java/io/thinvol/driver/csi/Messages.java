@@ -1,12 +1,14 @@
 package io.thinvol.driver.csi;
 
 import com.google.protobuf.Timestamp;
+import csi.v1.ListVolumesResponse;
 import csi.v1.Snapshot;
 import csi.v1.Topology;
 import csi.v1.Volume;
 import csi.v1.VolumeCondition;
 import csi.v1.VolumeContentSource;
 import io.thinvol.driver.config.DriverConfig;
+import io.thinvol.driver.core.VolumeHealth;
 import io.thinvol.driver.store.ContentSource;
 import io.thinvol.driver.store.SnapshotRecord;
 import io.thinvol.driver.store.VolumeRecord;
@@ -60,5 +62,17 @@ final class Messages {
     return problem == null
         ? VolumeCondition.newBuilder().setAbnormal(false).setMessage("volume is healthy").build()
         : VolumeCondition.newBuilder().setAbnormal(true).setMessage(problem).build();
+  }
+
+  /** A volume's condition, and this node as its publisher while it is staged here. */
+  static ListVolumesResponse.VolumeStatus volumeStatus(
+      VolumeHealth.View view, VolumeRecord record, String nodeId) {
+    ListVolumesResponse.VolumeStatus.Builder status =
+        ListVolumesResponse.VolumeStatus.newBuilder()
+            .setVolumeCondition(condition(view.problem(record)));
+    if (view.isStaged(record)) {
+      status.addPublishedNodeIds(nodeId);
+    }
+    return status.build();
   }
 }
