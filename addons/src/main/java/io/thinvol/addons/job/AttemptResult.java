@@ -22,6 +22,12 @@ record AttemptResult(
   static final String FAILED = "Failed";
   static final String SKIPPED = "Skipped";
 
+  /** An attempt that ended in an error no call answered (a bug or a cancelled call). */
+  static AttemptResult unexpected(Throwable error) {
+    return new AttemptResult(
+        null, null, Usage.UNKNOWN, Status.fromThrowable(error), ReclaimService.NODE);
+  }
+
   boolean succeeded() {
     return failure == null;
   }

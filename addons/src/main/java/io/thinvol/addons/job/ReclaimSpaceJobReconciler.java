@@ -15,8 +15,6 @@ import io.thinvol.addons.AddonsMetrics;
 import io.thinvol.addons.AddonsSettings;
 import io.thinvol.addons.call.ReclaimCaller;
 import io.thinvol.addons.call.ReclaimLimits;
-import io.thinvol.addons.call.ReclaimService;
-import io.thinvol.addons.call.Usage;
 import io.thinvol.addons.resolve.ReclaimProblem;
 import io.thinvol.addons.resolve.TargetResolver;
 import io.thinvol.addons.resolve.VolumeLocation;
@@ -205,7 +203,7 @@ public class ReclaimSpaceJobReconciler implements Reconciler<ReclaimSpaceJob> {
           .run(location, mode)
           .whenComplete(
               (result, error) -> {
-                started.complete(result != null ? result : unexpected(error));
+                started.complete(result != null ? result : AttemptResult.unexpected(error));
                 limits.release(id).forEach(wakeUps::propagateEvent);
                 boolean deleted =
                     jobs.get(id).filter(j -> uid.equals(j.getMetadata().getUid())).isEmpty();
@@ -346,10 +344,5 @@ public class ReclaimSpaceJobReconciler implements Reconciler<ReclaimSpaceJob> {
         .get(job)
         .filter(j -> j.getStatus() == null || j.getStatus().getResult() == null)
         .isPresent();
-  }
-
-  private static AttemptResult unexpected(Throwable error) {
-    return new AttemptResult(
-        null, null, Usage.UNKNOWN, Status.fromThrowable(error), ReclaimService.NODE);
   }
 }
