@@ -7,6 +7,8 @@ import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
 import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
 import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
+import io.fabric8.kubernetes.api.model.rbac.Subject;
+import io.fabric8.kubernetes.api.model.rbac.SubjectBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -97,11 +99,7 @@ final class RealCluster implements TestCluster {
                     .withName(name)
                     .endMetadata()
                     .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", name)
-                    .addNewSubject()
-                    .withKind("ServiceAccount")
-                    .withName(sa)
-                    .withNamespace(OPERATOR_NAMESPACE)
-                    .endSubject()
+                    .withSubjects(operatorSubject(sa))
                     .build())
             .create();
       } else {
@@ -123,11 +121,7 @@ final class RealCluster implements TestCluster {
                     .withNamespace(grant.namespace())
                     .endMetadata()
                     .withNewRoleRef("rbac.authorization.k8s.io", "Role", name)
-                    .addNewSubject()
-                    .withKind("ServiceAccount")
-                    .withName(sa)
-                    .withNamespace(OPERATOR_NAMESPACE)
-                    .endSubject()
+                    .withSubjects(operatorSubject(sa))
                     .build())
             .create();
       }
@@ -148,5 +142,13 @@ final class RealCluster implements TestCluster {
   public void close() {
     admin.close();
     server.stop();
+  }
+
+  private static Subject operatorSubject(String serviceAccount) {
+    return new SubjectBuilder()
+        .withKind("ServiceAccount")
+        .withName(serviceAccount)
+        .withNamespace(OPERATOR_NAMESPACE)
+        .build();
   }
 }
