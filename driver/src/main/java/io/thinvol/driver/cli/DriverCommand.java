@@ -4,6 +4,8 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.thinvol.driver.auth.KubernetesTokenVerifier;
 import io.thinvol.driver.config.AddonsConfig;
 import io.thinvol.driver.config.DriverConfig;
+import io.thinvol.driver.host.FilesystemTools;
+import io.thinvol.driver.host.FsType;
 import io.thinvol.driver.kube.DataDirCondition;
 import io.thinvol.driver.metrics.HttpEndpoints;
 import io.thinvol.driver.server.Driver;
@@ -182,6 +184,10 @@ public final class DriverCommand implements Callable<Integer> {
         config.driverName(),
         config.nodeId(),
         config.dataDir());
+    FilesystemTools filesystems = FilesystemTools.ofThisProcess();
+    for (FsType type : FsType.values()) {
+      filesystems.unavailable(type).ifPresent(why -> log.warn("{}", why));
+    }
     AddonsConfig addons = addonsConfig();
     Driver driver =
         Driver.start(

@@ -37,7 +37,11 @@ public final class NodeManager {
    *     read-only whatever the publish request's {@code readonly} says
    */
   public record Usage(
-      AccessType accessType, String fsType, List<String> mountFlags, boolean readerOnly) {}
+      AccessType accessType,
+      String fsType,
+      List<String> mountFlags,
+      boolean readerOnly,
+      boolean singleWriter) {}
 
   /** Stats of a published volume; {@code filesystem} is null for block volumes. */
   public record Stats(FsUsage filesystem, long deviceBytes, String problem) {}

@@ -1,6 +1,7 @@
 package io.thinvol.driver.core;
 
 import static io.thinvol.driver.core.NodeAttachments.belongsTo;
+import static io.thinvol.driver.core.NodeAttachments.mountPoints;
 
 import io.thinvol.driver.host.HostTools;
 import io.thinvol.driver.host.LoopDevice;
@@ -77,6 +78,9 @@ final class NodePublishing {
       }
       return;
     }
+    if (usage.singleWriter()) {
+      requireNoOtherTarget(volumeId, table, stagingPath, targetPath);
+    }
     try {
       if (volume.accessType() == AccessType.BLOCK) {
         publishBlock(volumeId, device, targetPath, readOnly);
@@ -88,6 +92,27 @@ final class NodePublishing {
       throw CsiException.internal("cannot create target " + targetPath + ": " + e.getMessage(), e);
     }
     log.info("published volume {} at {}{}", volumeId, targetPath, readOnly ? " (read-only)" : "");
+  }
+
+  /**
+   * SINGLE_NODE_SINGLE_WRITER (a ReadWriteOncePod claim) allows one publish: the spec's
+   * NodePublishVolume row "SINGLE_NODE_SINGLE_WRITER, T1!=T2" is FAILED_PRECONDITION. Checked
+   * before anything is mounted, so a refused call leaves nothing behind that would block the
+   * cleanup of the first publish.
+   */
+  private void requireNoOtherTarget(
+      String volumeId, MountTable table, Path stagingPath, Path targetPath) {
+    List<Path> elsewhere =
+        mountPoints(table, attachments.devices(volumeId)).stream()
+            .filter(p -> !p.equals(stagingPath) && !p.equals(targetPath))
+            .distinct()
+            .toList();
+    if (!elsewhere.isEmpty()) {
+      throw CsiException.failedPrecondition(
+          "volume %s is already published at %s and its access mode SINGLE_NODE_SINGLE_WRITER"
+              + " (ReadWriteOncePod) allows one publish; unpublish it there first",
+          volumeId, elsewhere.get(0));
+    }
   }
 
   /**

@@ -54,6 +54,7 @@ final class VolumeFilesystems {
         if (wasFormatted(volume.formatted(), image, host)) {
           throw unrecognisable(volume, fs, image);
         }
+        requireMakeable(volume, fs);
         host.filesystems().format(device.path(), fs);
         host.files().sync(List.of(device.path())); // before the record says it is there
         volume = recordFormatted(volume);
@@ -113,6 +114,17 @@ final class VolumeFilesystems {
    */
   static boolean wasFormatted(Boolean recorded, Path image, HostTools host) {
     return recorded != null ? recorded : host.stats().allocatedBytes(image) > 0;
+  }
+
+  /** NodeStage's row "volume capability not supported here" is FAILED_PRECONDITION. */
+  private void requireMakeable(VolumeRecord volume, FsType fs) {
+    host.filesystemTools()
+        .unavailable(fs)
+        .ifPresent(
+            why -> {
+              throw CsiException.failedPrecondition(
+                  "volume %s has never been formatted and %s", volume.id(), why);
+            });
   }
 
   private static CsiException unrecognisable(VolumeRecord volume, FsType fs, Path image) {

@@ -84,6 +84,7 @@ public final class VolumeManager {
       if (existing.isPresent()) {
         return VolumeSpecChecks.requireCompatible(existing.get(), spec);
       }
+      VolumeSpecChecks.requireMakeable(spec, host.filesystemTools());
       return spec.source() == null ? createEmpty(spec) : createFromSource(spec, budget);
     }
   }

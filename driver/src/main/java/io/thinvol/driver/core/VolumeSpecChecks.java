@@ -1,5 +1,7 @@
 package io.thinvol.driver.core;
 
+import io.thinvol.driver.host.FilesystemTools;
+import io.thinvol.driver.host.FsType;
 import io.thinvol.driver.store.AccessType;
 import io.thinvol.driver.store.VolumeRecord;
 import java.util.Objects;
@@ -31,6 +33,21 @@ final class VolumeSpecChecks {
           spec.name(), existing.id(), conflict);
     }
     return existing;
+  }
+
+  /**
+   * This node can make and grow the filesystem the request asks for; the CreateVolume row "volume
+   * capabilities not supported" is INVALID_ARGUMENT.
+   */
+  static void requireMakeable(VolumeSpec spec, FilesystemTools tools) {
+    if (spec.accessType() == AccessType.MOUNT) {
+      FsType.parse(spec.fsType())
+          .flatMap(tools::unavailable)
+          .ifPresent(
+              why -> {
+                throw CsiException.invalidArgument("%s", why);
+              });
+    }
   }
 
   /** A volume of {@code spec} can hold the content of a source of this type and filesystem. */

@@ -18,6 +18,8 @@ import csi.v1.DeleteVolumeRequest;
 import csi.v1.DeleteVolumeResponse;
 import csi.v1.GetCapacityRequest;
 import csi.v1.GetCapacityResponse;
+import csi.v1.GetSnapshotRequest;
+import csi.v1.GetSnapshotResponse;
 import csi.v1.ListSnapshotsRequest;
 import csi.v1.ListSnapshotsResponse;
 import csi.v1.ListVolumesRequest;
@@ -34,7 +36,6 @@ import io.thinvol.driver.core.SizePolicy;
 import io.thinvol.driver.core.VolumeHealth;
 import io.thinvol.driver.core.VolumeManager;
 import io.thinvol.driver.store.Ids;
-import io.thinvol.driver.store.SnapshotRecord;
 import io.thinvol.driver.store.VolumeRecord;
 import java.time.Duration;
 import java.util.List;
@@ -45,7 +46,7 @@ import java.util.List;
  */
 public final class ControllerService extends ControllerGrpc.ControllerImplBase {
 
-  // The longest a snapshot's or clone's copy may take when the caller sets no deadline.
+  // The longest a clone's copy may take when the caller sets no deadline.
   private static final Duration COPY_LIMIT = Duration.ofHours(2);
   private static final List<ControllerServiceCapability.RPC.Type> CAPABILITIES =
       List.of(
@@ -55,6 +56,7 @@ public final class ControllerService extends ControllerGrpc.ControllerImplBase {
           ControllerServiceCapability.RPC.Type.LIST_VOLUMES,
           ControllerServiceCapability.RPC.Type.LIST_VOLUMES_PUBLISHED_NODES,
           ControllerServiceCapability.RPC.Type.LIST_SNAPSHOTS,
+          ControllerServiceCapability.RPC.Type.GET_SNAPSHOT,
           ControllerServiceCapability.RPC.Type.GET_CAPACITY,
           ControllerServiceCapability.RPC.Type.GET_VOLUME,
           ControllerServiceCapability.RPC.Type.VOLUME_CONDITION,
@@ -63,11 +65,13 @@ public final class ControllerService extends ControllerGrpc.ControllerImplBase {
   private final DriverConfig config;
   private final VolumeManager volumes;
   private final VolumeHealth health;
+  private final ControllerSnapshots snapshots;
 
   public ControllerService(DriverConfig config, VolumeManager volumes, VolumeHealth health) {
     this.config = config;
     this.volumes = volumes;
     this.health = health;
+    this.snapshots = new ControllerSnapshots(volumes);
   }
 
   @Override
@@ -240,70 +244,25 @@ public final class ControllerService extends ControllerGrpc.ControllerImplBase {
   public void createSnapshot(
       CreateSnapshotRequest request, StreamObserver<CreateSnapshotResponse> observer) {
     Rpc.unary(
-        "CreateSnapshot",
-        request.getSourceVolumeId(),
-        observer,
-        () -> {
-          String name = Requests.name(request.getName(), "name");
-          Requests.requirePresent(request.getSourceVolumeId(), "source_volume_id");
-          if (!request.getParametersMap().isEmpty()) {
-            throw CsiException.invalidArgument(
-                "unknown VolumeSnapshotClass parameters %s; thinvol takes none",
-                request.getParametersMap().keySet());
-          }
-          String source = Requests.volumeId(request.getSourceVolumeId());
-          SnapshotRecord record =
-              volumes.snapshots().create(name, source, Rpc.remaining(COPY_LIMIT));
-          return CreateSnapshotResponse.newBuilder().setSnapshot(Messages.snapshot(record)).build();
-        });
+        "CreateSnapshot", request.getSourceVolumeId(), observer, () -> snapshots.create(request));
   }
 
   @Override
   public void deleteSnapshot(
       DeleteSnapshotRequest request, StreamObserver<DeleteSnapshotResponse> observer) {
-    Rpc.unary(
-        "DeleteSnapshot",
-        request.getSnapshotId(),
-        observer,
-        () -> {
-          Requests.requirePresent(request.getSnapshotId(), "snapshot_id");
-          volumes.snapshots().delete(request.getSnapshotId());
-          return DeleteSnapshotResponse.getDefaultInstance();
-        });
+    Rpc.unary("DeleteSnapshot", request.getSnapshotId(), observer, () -> snapshots.delete(request));
+  }
+
+  @Override
+  public void getSnapshot(
+      GetSnapshotRequest request, StreamObserver<GetSnapshotResponse> observer) {
+    Rpc.unary("GetSnapshot", request.getSnapshotId(), observer, () -> snapshots.get(request));
   }
 
   @Override
   public void listSnapshots(
       ListSnapshotsRequest request, StreamObserver<ListSnapshotsResponse> observer) {
-    Rpc.unary(
-        "ListSnapshots",
-        null,
-        observer,
-        () -> {
-          List<SnapshotRecord> matching =
-              volumes.catalog().snapshots().stream()
-                  .filter(
-                      s ->
-                          request.getSnapshotId().isEmpty()
-                              || s.id().equals(request.getSnapshotId()))
-                  .filter(
-                      s ->
-                          request.getSourceVolumeId().isEmpty()
-                              || s.sourceVolumeId().equals(request.getSourceVolumeId()))
-                  .toList();
-          Pages.Page<SnapshotRecord> page =
-              Pages.page(
-                  matching,
-                  SnapshotRecord::id,
-                  Ids::isSnapshotId,
-                  request.getMaxEntries(),
-                  request.getStartingToken());
-          ListSnapshotsResponse.Builder response =
-              ListSnapshotsResponse.newBuilder().setNextToken(page.nextToken());
-          page.entries()
-              .forEach(s -> response.addEntriesBuilder().setSnapshot(Messages.snapshot(s)));
-          return response.build();
-        });
+    Rpc.unary("ListSnapshots", null, observer, () -> snapshots.list(request));
   }
 
   @Override

@@ -130,7 +130,7 @@ public final class NodeService extends NodeGrpc.NodeImplBase {
         observer,
         () -> {
           Requests.requirePresent(request.getVolumeId(), "volume_id");
-          Path volumePath = Requests.path(request.getVolumePath(), "volume_path");
+          Path volumePath = Requests.volumePath(request.getVolumePath(), request.getVolumeId());
           Requests.optionalPath(request.getStagingTargetPath(), "staging_target_path");
           String volumeId = Requests.volumeId(request.getVolumeId());
           NodeManager.Stats stats = node.stats(volumeId, volumePath);
@@ -175,7 +175,7 @@ public final class NodeService extends NodeGrpc.NodeImplBase {
         observer,
         () -> {
           Requests.requirePresent(request.getVolumeId(), "volume_id");
-          Path volumePath = Requests.path(request.getVolumePath(), "volume_path");
+          Path volumePath = Requests.volumePath(request.getVolumePath(), request.getVolumeId());
           Requests.optionalPath(request.getStagingTargetPath(), "staging_target_path");
           if (request.hasVolumeCapability()) {
             Requests.usage(request.getVolumeCapability(), "volume_capability");

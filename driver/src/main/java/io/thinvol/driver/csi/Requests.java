@@ -98,6 +98,22 @@ final class Requests {
     return Path.of(trimmed);
   }
 
+  /**
+   * The volume_path of NodeGetVolumeStats and NodeExpandVolume. Their error tables have one row for
+   * a path that does not lead to the volume, "Volume does not exist (on the specified
+   * volume_path)": NOT_FOUND. A path that is not absolute or normalised cannot hold any volume, so
+   * it is that case; only a missing path is INVALID_ARGUMENT.
+   */
+  static Path volumePath(String value, String volumeId) {
+    requirePresent(value, "volume_path");
+    try {
+      return path(value, "volume_path");
+    } catch (CsiException e) {
+      throw CsiException.notFound(
+          "volume %s is not at that volume_path: %s", shown(volumeId), e.getMessage());
+    }
+  }
+
   /** An optional path: empty means absent. */
   static Path optionalPath(String value, String field) {
     return value == null || value.isEmpty() ? null : path(value, field);
@@ -111,8 +127,10 @@ final class Requests {
     VolumeCapability.AccessMode.Mode mode = capability.getAccessMode().getMode();
     accessMode(mode, field);
     boolean readerOnly = mode == VolumeCapability.AccessMode.Mode.SINGLE_NODE_READER_ONLY;
+    boolean singleWriter = mode == VolumeCapability.AccessMode.Mode.SINGLE_NODE_SINGLE_WRITER;
     return switch (capability.getAccessTypeCase()) {
-      case BLOCK -> new NodeManager.Usage(AccessType.BLOCK, null, List.of(), readerOnly);
+      case BLOCK ->
+          new NodeManager.Usage(AccessType.BLOCK, null, List.of(), readerOnly, singleWriter);
       case MOUNT -> {
         String fsType = capability.getMount().getFsType();
         if (!fsType.isEmpty() && FsType.parse(fsType).isEmpty()) {
@@ -120,7 +138,7 @@ final class Requests {
               "%s.mount.fs_type '%s' is not supported; use ext4 or xfs", field, shown(fsType));
         }
         yield new NodeManager.Usage(
-            AccessType.MOUNT, fsType, mountFlags(capability, field), readerOnly);
+            AccessType.MOUNT, fsType, mountFlags(capability, field), readerOnly, singleWriter);
       }
       case ACCESSTYPE_NOT_SET ->
           throw CsiException.invalidArgument("%s must set an access type (block or mount)", field);

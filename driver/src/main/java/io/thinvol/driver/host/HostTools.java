@@ -10,9 +10,15 @@ public final class HostTools {
   private final FileStats stats;
   private final Discards discards;
   private final ImageFiles files;
+  private final FilesystemTools filesystemTools;
 
   public HostTools(CommandRunner runner) {
+    this(runner, FilesystemTools.ofThisProcess());
+  }
+
+  public HostTools(CommandRunner runner, FilesystemTools filesystemTools) {
     this.runner = runner;
+    this.filesystemTools = filesystemTools;
     this.loops = new LoopDevices(runner);
     this.mounts = new Mounts(runner);
     this.filesystems = new Filesystems(runner);
@@ -31,6 +37,11 @@ public final class HostTools {
 
   public Filesystems filesystems() {
     return filesystems;
+  }
+
+  /** Which filesystems this host can make and grow. */
+  public FilesystemTools filesystemTools() {
+    return filesystemTools;
   }
 
   public FileStats stats() {

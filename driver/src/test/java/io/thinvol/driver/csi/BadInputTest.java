@@ -144,7 +144,9 @@ class BadInputTest {
   }
 
   @Test
-  @DisplayName("Relative, odd and oversized paths are INVALID_ARGUMENT and nothing is created")
+  @DisplayName(
+      "Relative, odd and oversized paths are INVALID_ARGUMENT (a volume_path NOT_FOUND) and"
+          + " nothing is created")
   void badPaths() {
     for (String path : BAD_PATHS) {
       Path asGiven = Path.of("/tmp/ignored");
@@ -188,7 +190,15 @@ class BadInputTest {
                           csi.v1.NodeUnstageVolumeRequest.newBuilder()
                               .setVolumeId(volume)
                               .setStagingTargetPath(path)
-                              .build()),
+                              .build()));
+      for (Runnable call : calls) {
+        StatusRuntimeException e = assertCode(Status.Code.INVALID_ARGUMENT, call::run);
+        assertThat(e.getStatus().getDescription()).hasSizeLessThan(400);
+      }
+      // "Volume does not exist (on the specified volume_path)": no volume is at such a path
+      StatusRuntimeException stats =
+          assertCode(
+              Status.Code.NOT_FOUND,
               () ->
                   driver
                       .csi()
@@ -198,10 +208,7 @@ class BadInputTest {
                               .setVolumeId(volume)
                               .setVolumePath(path)
                               .build()));
-      for (Runnable call : calls) {
-        StatusRuntimeException e = assertCode(Status.Code.INVALID_ARGUMENT, call::run);
-        assertThat(e.getStatus().getDescription()).hasSizeLessThan(400);
-      }
+      assertThat(stats.getStatus().getDescription()).hasSizeLessThan(400);
       assertThat(asGiven).doesNotExist();
     }
     assertThat(driver.root().resolve("staging")).doesNotExist();
