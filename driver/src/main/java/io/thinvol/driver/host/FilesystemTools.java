@@ -3,6 +3,7 @@ package io.thinvol.driver.host;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +32,7 @@ public final class FilesystemTools {
   /** The tools found in the directories of {@code path} (a PATH value). */
   public static FilesystemTools onPath(String path) {
     List<Path> dirs =
-        java.util.Arrays.stream((path == null ? "" : path).split(File.pathSeparator))
+        Arrays.stream((path == null ? "" : path).split(File.pathSeparator))
             .filter(dir -> !dir.isEmpty())
             .map(Path::of)
             .toList();
@@ -73,13 +74,5 @@ public final class FilesystemTools {
             String.join(", ", programs),
             NEEDS.get(type).debianPackage(),
             NEEDS.get(type).debianPackage()));
-  }
-
-  /** The filesystems this host can make, for the start-up log. */
-  public List<FsType> available() {
-    return missing.entrySet().stream()
-        .filter(e -> e.getValue().isEmpty())
-        .map(Map.Entry::getKey)
-        .toList();
   }
 }
