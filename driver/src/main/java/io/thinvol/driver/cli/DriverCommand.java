@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.thinvol.driver.auth.KubernetesTokenVerifier;
 import io.thinvol.driver.config.AddonsConfig;
 import io.thinvol.driver.config.DriverConfig;
+import io.thinvol.driver.kube.ApiServer;
 import io.thinvol.driver.kube.DataDirCondition;
 import io.thinvol.driver.metrics.HttpEndpoints;
 import io.thinvol.driver.server.Driver;
@@ -188,8 +189,7 @@ public final class DriverCommand implements Callable<Integer> {
             config,
             addons,
             addons.port() > 0
-                ? new KubernetesTokenVerifier(
-                    () -> new KubernetesClientBuilder().build(), addons.tokenAudience())
+                ? new KubernetesTokenVerifier(ApiServer::inCluster, addons.tokenAudience())
                 : null);
     HttpEndpoints http = httpPort > 0 ? driver.serveHttp(httpPort) : null;
     String podNamespace = System.getenv("POD_NAMESPACE");
