@@ -21,7 +21,7 @@ trap cleanup EXIT
 
 # The driver, as the DaemonSet runs it. The Java client alternates its rounds with
 # bench/raw-stage.sh (the same steps with the raw tools) and reports both.
-java -XX:+UseSerialGC -Xss512k -Xmx64m -XX:MaxMetaspaceSize=64m -XX:ReservedCodeCacheSize=32m \
+java -XX:+UseSerialGC -Xss512k -Xms8m -Xmx64m -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30 -XX:MaxMetaspaceSize=64m -XX:ReservedCodeCacheSize=32m \
   -XX:TieredStopAtLevel=1 -Djdk.lang.Process.launchMechanism=VFORK -jar "$jar" driver --csi-endpoint "unix://$work/csi.sock" \
   --node-id bench --data-dir "$work/data" --log-level WARN \
   --addons-endpoint "unix://$work/addons.sock" --addons-port 0 > "$work/driver.log" 2>&1 &

@@ -6,6 +6,7 @@ import io.thinvol.driver.config.AddonsConfig;
 import io.thinvol.driver.config.DriverConfig;
 import io.thinvol.driver.host.FilesystemTools;
 import io.thinvol.driver.host.FsType;
+import io.thinvol.driver.kube.ApiServer;
 import io.thinvol.driver.kube.DataDirCondition;
 import io.thinvol.driver.metrics.HttpEndpoints;
 import io.thinvol.driver.server.Driver;
@@ -194,8 +195,7 @@ public final class DriverCommand implements Callable<Integer> {
             config,
             addons,
             addons.port() > 0
-                ? new KubernetesTokenVerifier(
-                    () -> new KubernetesClientBuilder().build(), addons.tokenAudience())
+                ? new KubernetesTokenVerifier(ApiServer::inCluster, addons.tokenAudience())
                 : null);
     HttpEndpoints http = httpPort > 0 ? driver.serveHttp(httpPort) : null;
     String podNamespace = System.getenv("POD_NAMESPACE");

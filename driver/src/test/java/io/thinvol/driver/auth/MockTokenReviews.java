@@ -5,7 +5,9 @@ import io.fabric8.kubernetes.api.model.authentication.TokenReviewStatus;
 import io.fabric8.kubernetes.api.model.authentication.UserInfo;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.thinvol.driver.kube.ApiServer;
 import java.net.HttpURLConnection;
+import java.net.URI;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -34,6 +36,11 @@ final class MockTokenReviews {
             HttpURLConnection.HTTP_CREATED, request -> reviews.review(request.getBody().readUtf8()))
         .always();
     return reviews;
+  }
+
+  /** The driver's client of {@code server} (plain HTTP: the tests' mock servers have no TLS). */
+  static ApiServer api(KubernetesMockServer server) {
+    return ApiServer.at(URI.create(server.url("/")), "the-driver's-own-token");
   }
 
   /** Makes {@code token} one the cluster issued to {@code username}. */

@@ -11,7 +11,6 @@ import csiaddons.identity.Capability;
 import csiaddons.identity.GetCapabilitiesRequest;
 import csiaddons.reclaimspace.NodeReclaimSpaceResponse;
 import io.fabric8.kubernetes.api.model.authentication.TokenReview;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.grpc.ManagedChannel;
@@ -41,7 +40,6 @@ import org.junit.jupiter.api.Test;
 class TlsEndpointTest {
 
   KubernetesMockServer server;
-  KubernetesClient client;
 
   private final ServiceAccountTokens tokens = new ServiceAccountTokens();
   private final Instant inTenMinutes = Instant.now().plus(Duration.ofMinutes(10));
@@ -53,7 +51,9 @@ class TlsEndpointTest {
   void start() throws IOException {
     reviews = MockTokenReviews.on(server);
     volumes = new DriverHarness();
-    port = TlsAddonsPort.start(volumes, new KubernetesTokenVerifier(client, AUDIENCE));
+    port =
+        TlsAddonsPort.start(
+            volumes, new KubernetesTokenVerifier(() -> MockTokenReviews.api(server), AUDIENCE));
   }
 
   @AfterEach

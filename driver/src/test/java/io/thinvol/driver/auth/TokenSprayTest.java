@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import csiaddons.identity.GetCapabilitiesRequest;
 import csiaddons.identity.IdentityGrpc;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.grpc.ManagedChannel;
@@ -45,7 +44,6 @@ class TokenSprayTest {
   private static final int SPRAYERS = 8;
 
   KubernetesMockServer server;
-  KubernetesClient client;
 
   @Test
   @DisplayName(
@@ -63,7 +61,9 @@ class TokenSprayTest {
             OPERATOR);
     try (DriverHarness volumes = new DriverHarness();
         TlsAddonsPort port =
-            TlsAddonsPort.start(volumes, new KubernetesTokenVerifier(client, AUDIENCE))) {
+            TlsAddonsPort.start(
+                volumes,
+                new KubernetesTokenVerifier(() -> MockTokenReviews.api(server), AUDIENCE))) {
       ManagedChannel sprayChannel = port.channel(null);
       ManagedChannel operatorChannel = port.channel("Bearer " + operatorToken);
       ExecutorService pool = Executors.newFixedThreadPool(SPRAYERS + 1);

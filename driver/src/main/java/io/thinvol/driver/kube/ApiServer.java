@@ -1,0 +1,164 @@
+package io.thinvol.driver.kube;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.Certificate;
+import java.security.cert.CertificateFactory;
+import java.time.Duration;
+import java.util.function.Supplier;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+
+/**
+ * The two API calls the driver makes (a TokenReview, a patch of its Pod's status), over the JDK's
+ * HTTP client as the Pod's ServiceAccount. A full Kubernetes client cost the driver, which runs on
+ * every node, about 8 MiB more and a thousand classes for these two requests.
+ */
+public final class ApiServer {
+
+  private static final Path SERVICE_ACCOUNT =
+      Path.of("/var/run/secrets/kubernetes.io/serviceaccount");
+  private static final Duration TIMEOUT = Duration.ofSeconds(10);
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final URI base;
+  private final Supplier<String> token;
+  private final HttpClient http;
+
+  private ApiServer(URI base, Supplier<String> token, HttpClient http) {
+    this.base = base;
+    this.token = token;
+    this.http = http;
+  }
+
+  /**
+   * The API server a Pod reaches: the address the kubelet puts in its environment, the cluster's CA
+   * and the ServiceAccount token it mounts. The token file is read at every request: the kubelet
+   * replaces it before it expires.
+   */
+  public static ApiServer inCluster() {
+    String host = System.getenv("KUBERNETES_SERVICE_HOST");
+    String port = System.getenv("KUBERNETES_SERVICE_PORT");
+    if (host == null || port == null) {
+      throw new IllegalStateException(
+          "not running in a Pod: KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT are unset");
+    }
+    String authority = host.contains(":") ? "[" + host + "]:" + port : host + ":" + port;
+    Path tokenFile = SERVICE_ACCOUNT.resolve("token");
+    return new ApiServer(
+        URI.create("https://" + authority),
+        () -> read(tokenFile),
+        HttpClient.newBuilder()
+            .sslContext(trusting(SERVICE_ACCOUNT.resolve("ca.crt")))
+            .connectTimeout(TIMEOUT)
+            .build());
+  }
+
+  /** An API server at {@code base} (a test's mock server), with a fixed token. */
+  public static ApiServer at(URI base, String token) {
+    return new ApiServer(
+        base, () -> token, HttpClient.newBuilder().connectTimeout(TIMEOUT).build());
+  }
+
+  /** POSTs {@code body} as JSON and returns the answer. */
+  public JsonNode post(String path, Object body) {
+    return send(
+        request(path)
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofByteArray(json(body))));
+  }
+
+  /** A strategic-merge patch of {@code path}. */
+  public JsonNode strategicMergePatch(String path, Object body) {
+    return send(
+        request(path)
+            .header("Content-Type", "application/strategic-merge-patch+json")
+            .method("PATCH", HttpRequest.BodyPublishers.ofByteArray(json(body))));
+  }
+
+  private HttpRequest.Builder request(String path) {
+    return HttpRequest.newBuilder(base.resolve(path))
+        .timeout(TIMEOUT)
+        .header("Accept", "application/json")
+        .header("Authorization", "Bearer " + token.get());
+  }
+
+  private JsonNode send(HttpRequest.Builder request) {
+    HttpRequest built = request.build();
+    HttpResponse<InputStream> response;
+    try {
+      response = http.send(built, HttpResponse.BodyHandlers.ofInputStream());
+    } catch (IOException e) {
+      throw new IllegalStateException(
+          built.method() + " " + built.uri().getPath() + ": " + e.getMessage(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(
+          built.method() + " " + built.uri().getPath() + " interrupted");
+    }
+    JsonNode answer;
+    try (InputStream in = response.body()) {
+      answer = JSON.readTree(in);
+    } catch (IOException e) {
+      answer = null;
+    }
+    if (response.statusCode() / 100 != 2) {
+      // The API server's Status names the reason (e.g. forbidden: the RBAC rule that is missing).
+      String message = answer == null ? "" : answer.path("message").asText("");
+      throw new IllegalStateException(
+          String.format(
+              "%s %s answered %d %s",
+              built.method(), built.uri().getPath(), response.statusCode(), message));
+    }
+    if (answer == null) {
+      throw new IllegalStateException(
+          built.method() + " " + built.uri().getPath() + " answered no JSON");
+    }
+    return answer;
+  }
+
+  private static byte[] json(Object body) {
+    try {
+      return JSON.writeValueAsBytes(body);
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static String read(Path file) {
+    try {
+      return Files.readString(file).strip();
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot read the ServiceAccount token " + file, e);
+    }
+  }
+
+  private static SSLContext trusting(Path caFile) {
+    try (InputStream in = Files.newInputStream(caFile)) {
+      KeyStore trusted = KeyStore.getInstance(KeyStore.getDefaultType());
+      trusted.load(null, null);
+      int i = 0;
+      for (Certificate ca : CertificateFactory.getInstance("X.509").generateCertificates(in)) {
+        trusted.setCertificateEntry("ca-" + i++, ca);
+      }
+      TrustManagerFactory trust =
+          TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+      trust.init(trusted);
+      SSLContext context = SSLContext.getInstance("TLS");
+      context.init(null, trust.getTrustManagers(), null);
+      return context;
+    } catch (IOException | GeneralSecurityException e) {
+      throw new IllegalStateException("cannot load the cluster's CA from " + caFile, e);
+    }
+  }
+}
