@@ -40,6 +40,9 @@ public final class StatusModel {
     long generation = generation(backend);
     List<Condition> previous = previousConditions(backend);
     StorageBackendStatus status = fresh(backend);
+    if (status.getDataDir() == null) {
+      status.setDataDir(Effective.of(backend).dataDir()); // the first deploy records it
+    }
 
     DaemonSetStatus ds = daemonSet.map(DaemonSet::getStatus).orElse(null);
     int desired = ds == null ? 0 : nz(ds.getDesiredNumberScheduled());
@@ -199,7 +202,15 @@ public final class StatusModel {
     StorageBackendStatus status = new StorageBackendStatus();
     status.setDriverName(backend.driverName());
     status.setObservedGeneration(generation(backend));
+    status.setDataDir(recordedDataDir(backend));
     return status;
+  }
+
+  /** The data dir of the first deploy, or null before it. */
+  public static String recordedDataDir(StorageBackend backend) {
+    return Optional.ofNullable(backend.getStatus())
+        .map(StorageBackendStatus::getDataDir)
+        .orElse(null);
   }
 
   public static boolean isDegraded(StorageBackendStatus status) {
