@@ -64,6 +64,8 @@ class DeletionBlockedTest extends MockClusterTest {
         .create();
     awaitBlockedBy("PVC apps/b");
 
+    // The Event follows the status write.
+    await("the Event naming both claims", () -> !blockedEvents("PVC apps/b").isEmpty());
     List<ApiRequest> requests = new ArrayList<>(drainRequests());
     assertThat(requests)
         .as("one status write: the users changed once")
@@ -72,12 +74,7 @@ class DeletionBlockedTest extends MockClusterTest {
     assertThat(requests)
         .as("no lists: the users come from the caches")
         .noneMatch(r -> r.verb().equals("list"));
-    List<Event> warnings =
-        client.v1().events().inNamespace(Events.CLUSTER_SCOPED_NAMESPACE).list().getItems().stream()
-            .filter(e -> e.getInvolvedObject().getName().equals("held"))
-            .filter(e -> e.getReason().equals("DeletionBlocked"))
-            .toList();
-    assertThat(warnings)
+    assertThat(blockedEvents(""))
         .as("one Event, under one name, counted")
         .singleElement()
         .satisfies(
@@ -86,6 +83,14 @@ class DeletionBlockedTest extends MockClusterTest {
               assertThat(e.getCount()).isEqualTo(2);
               assertThat(e.getMessage()).contains("PVC apps/a", "PVC apps/b");
             });
+  }
+
+  private List<Event> blockedEvents(String naming) {
+    return client.v1().events().inNamespace(Events.CLUSTER_SCOPED_NAMESPACE).list().getItems().stream()
+        .filter(e -> e.getInvolvedObject().getName().equals("held"))
+        .filter(e -> e.getReason().equals("DeletionBlocked"))
+        .filter(e -> e.getMessage().contains(naming))
+        .toList();
   }
 
   @Test

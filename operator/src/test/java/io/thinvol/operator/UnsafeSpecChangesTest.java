@@ -23,7 +23,7 @@ class UnsafeSpecChangesTest extends MockClusterTest {
 
   @Test
   void aBackendCreatedWithoutDataDirCannotBeGivenAnotherOne() {
-    apply("metadata:\n  name: dd\n");
+    apply("metadata:\n  name: dd\nspec:\n  volumeSnapshotClass: true\n"); // no dataDir
     DaemonSet deployed = namespaced(DaemonSet.class, "thinvol-dd-node");
     StorageBackend recorded =
         await(
