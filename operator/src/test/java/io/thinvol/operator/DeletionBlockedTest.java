@@ -86,7 +86,13 @@ class DeletionBlockedTest extends MockClusterTest {
   }
 
   private List<Event> blockedEvents(String naming) {
-    return client.v1().events().inNamespace(Events.CLUSTER_SCOPED_NAMESPACE).list().getItems().stream()
+    return client
+        .v1()
+        .events()
+        .inNamespace(Events.CLUSTER_SCOPED_NAMESPACE)
+        .list()
+        .getItems()
+        .stream()
         .filter(e -> e.getInvolvedObject().getName().equals("held"))
         .filter(e -> e.getReason().equals("DeletionBlocked"))
         .filter(e -> e.getMessage().contains(naming))
