@@ -13,3 +13,13 @@ helm.sh/chart: {{ .Chart.Name }}-{{ .Chart.Version | replace "+" "_" }}
 {{- define "thinvol.image" -}}
 {{ .Values.image.repository }}:{{ .Values.image.tag | default .Chart.AppVersion }}
 {{- end }}
+
+{{/* "true" on OpenShift: as set, or with openshift.enabled=auto from the API versions served. */}}
+{{- define "thinvol.openshift" -}}
+{{- $enabled := toString .Values.openshift.enabled -}}
+{{- if eq $enabled "auto" -}}
+{{- .Capabilities.APIVersions.Has "security.openshift.io/v1" -}}
+{{- else -}}
+{{- eq $enabled "true" -}}
+{{- end -}}
+{{- end }}

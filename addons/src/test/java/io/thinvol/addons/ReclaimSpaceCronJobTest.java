@@ -86,6 +86,8 @@ class ReclaimSpaceCronJobTest extends AddonsClusterTest {
               assertThat(owner.getKind()).isEqualTo("ReclaimSpaceCronJob");
               assertThat(owner.getName()).isEqualTo("hourly");
               assertThat(owner.getController()).isTrue();
+              // admitted by OwnerReferencesPermissionEnforcement for the operator's account
+              assertThat(owner.getBlockOwnerDeletion()).isTrue();
             });
     assertThat(job.getMetadata().getLabels()).containsEntry("team", "storage");
     assertThat(job.getMetadata().getAnnotations())

@@ -7,6 +7,7 @@ import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
+import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.PrimaryUpdateAndCacheUtils;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
@@ -31,12 +32,18 @@ import io.thinvol.operator.dependent.NodeServiceAccountDependent;
 import io.thinvol.operator.dependent.OnOpenShift;
 import io.thinvol.operator.dependent.StorageClassesDependent;
 import io.thinvol.operator.dependent.VolumeSnapshotClassDependent;
+import io.thinvol.operator.model.ReconcileFailure;
 import io.thinvol.operator.model.Settings;
 import io.thinvol.operator.model.SpecProblems;
 import io.thinvol.operator.model.StatusModel;
+import io.thinvol.operator.model.UnsafeSpecChanges;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Deploys a StorageBackend: identity and permissions, the CSIDriver and TLS Secret, then the node
@@ -92,14 +99,16 @@ public class StorageBackendReconciler
   // A refused backend is checked again on this period: what blocks it is not watched.
   static final Duration WHILE_REFUSED = Duration.ofSeconds(60);
 
-  // While volumes still use a deleted backend, it is checked again on this period.
-  static final Duration WHILE_IN_USE = Duration.ofSeconds(10);
   private static final int NAMED_USERS = 5;
+  private static final Logger log = LoggerFactory.getLogger(StorageBackendReconciler.class);
 
   private final Settings settings;
   private final Clock clock;
   private final Events events;
   private final Registrations registrations = new Registrations();
+  private final VolumesInUse volumesInUse = new VolumesInUse();
+  private final DeletionBackoff deletionBackoff = new DeletionBackoff();
+  private final ClusterNodes clusterNodes = new ClusterNodes();
 
   public StorageBackendReconciler(Settings settings, Clock clock, Events events) {
     this.settings = settings;
@@ -142,10 +151,15 @@ public class StorageBackendReconciler
   private record Refusal(String reason, String message) {}
 
   /** Why the backend cannot be deployed as its spec stands, or null. */
-  private static Refusal refusal(StorageBackend backend, Context<StorageBackend> context) {
+  private Refusal refusal(StorageBackend backend, Context<StorageBackend> context) {
     List<String> problems = SpecProblems.of(backend, context.getPrimaryCache().list().toList());
     if (!problems.isEmpty()) {
       return new Refusal("InvalidSpec", String.join("; ", problems));
+    }
+    Optional<UnsafeSpecChanges.Problem> unsafe =
+        UnsafeSpecChanges.of(backend, volumesInUse.volumesOf(backend), clusterNodes::named);
+    if (unsafe.isPresent()) {
+      return new Refusal(unsafe.get().reason(), unsafe.get().message());
     }
     List<String> conflicts = StorageClassConflicts.of(context.getClient(), backend);
     if (!conflicts.isEmpty()) {
@@ -160,8 +174,12 @@ public class StorageBackendReconciler
   @Override
   public List<EventSource<?, StorageBackend>> prepareEventSources(
       EventSourceContext<StorageBackend> context) {
-    return List.of(
-        registrations.eventSource(context), NodePods.eventSource(context, settings.namespace()));
+    List<EventSource<?, StorageBackend>> sources = new ArrayList<>();
+    sources.add(registrations.eventSource(context));
+    sources.add(NodePods.eventSource(context, settings.namespace()));
+    sources.addAll(volumesInUse.eventSources(context));
+    sources.add(clusterNodes.eventSource(context));
+    return sources;
   }
 
   /**
@@ -170,8 +188,10 @@ public class StorageBackendReconciler
    */
   @Override
   public DeleteControl cleanup(StorageBackend backend, Context<StorageBackend> context) {
-    List<String> users = VolumesInUse.of(context.getClient(), backend);
+    String uid = backend.getMetadata().getUid();
+    List<String> users = volumesInUse.of(backend);
     if (users.isEmpty()) {
+      deletionBackoff.reset(uid);
       Leftovers.remove(context.getClient(), backend, settings);
       events.normal(backend, "Deleted", "no volume uses it any more; its objects are removed");
       return DeleteControl.defaultDelete();
@@ -180,10 +200,40 @@ public class StorageBackendReconciler
         String.join(", ", users.subList(0, Math.min(NAMED_USERS, users.size())))
             + (users.size() > NAMED_USERS ? " and " + (users.size() - NAMED_USERS) + " more" : "");
     String message = "deletion waits until no volume uses this backend; still in use by " + named;
-    events.warning(backend, "DeletionBlocked", message);
+    StorageBackendStatus before = backend.getStatus();
     StorageBackendStatus status = StatusModel.deletionBlocked(backend, message, clock.instant());
-    writeStatus(backend, status, context);
-    return DeleteControl.noFinalizerRemoval().rescheduleAfter(WHILE_IN_USE);
+    // Only a change of users is news: a retry that finds the same ones writes and says nothing.
+    if (!sameStatus(before, status)) {
+      deletionBackoff.reset(uid);
+      writeStatus(backend, status, context);
+      events.recurringWarning(backend, "DeletionBlocked", message);
+    }
+    return DeleteControl.noFinalizerRemoval().rescheduleAfter(deletionBackoff.next(uid));
+  }
+
+  /**
+   * A reconcile that failed (a dependent the API server refused, an unreachable server): Degraded
+   * with the reason, and a Warning Event when the reason is news. JOSDK retries as configured.
+   */
+  @Override
+  public ErrorStatusUpdateControl<StorageBackend> updateErrorStatus(
+      StorageBackend backend, Context<StorageBackend> context, Exception e) {
+    ReconcileFailure failure = ReconcileFailure.of(e);
+    log.warn("reconciling StorageBackend {} failed: {}", backend.getMetadata().getName(), failure);
+    StorageBackendStatus before = backend.getStatus();
+    StorageBackendStatus status = StatusModel.failed(backend, failure, clock.instant());
+    if (!sameStatus(before, status)) {
+      try {
+        writeStatus(backend, status, context);
+        announceTransitions(backend, before, status);
+      } catch (RuntimeException writeFailed) {
+        log.warn(
+            "cannot record the failure on StorageBackend {}: {}",
+            backend.getMetadata().getName(),
+            writeFailed.getMessage());
+      }
+    }
+    return ErrorStatusUpdateControl.noStatusUpdate();
   }
 
   private void announceTransitions(

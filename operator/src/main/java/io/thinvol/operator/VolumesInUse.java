@@ -2,38 +2,97 @@ package io.thinvol.operator;
 
 import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
-import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.operator.model.StorageClassModel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
-/** The claims and volumes that still use a backend, named the way a person finds them. */
+/**
+ * The claims and volumes that use each backend, from watched caches: a backend whose deletion waits
+ * for them is reconciled when one goes, and looking them up costs no request.
+ */
 final class VolumesInUse {
 
-  private VolumesInUse() {}
+  private static final String SUFFIX = "." + StorageBackend.GROUP;
 
-  static List<String> of(KubernetesClient client, StorageBackend backend) {
-    Set<String> classes =
-        StorageClassModel.desired(backend).stream()
-            .map(c -> c.getMetadata().getName())
-            .collect(Collectors.toSet());
+  private volatile InformerEventSource<PersistentVolumeClaim, StorageBackend> claims;
+  private volatile InformerEventSource<PersistentVolume, StorageBackend> volumes;
+
+  List<EventSource<?, StorageBackend>> eventSources(EventSourceContext<StorageBackend> context) {
+    claims =
+        new InformerEventSource<>(
+            InformerEventSourceConfiguration.from(PersistentVolumeClaim.class, StorageBackend.class)
+                .withSecondaryToPrimaryMapper(
+                    claim ->
+                        context
+                            .getPrimaryCache()
+                            .list(backend -> classes(backend).contains(className(claim)))
+                            .map(ResourceID::fromResource)
+                            .collect(Collectors.toSet()))
+                .build(),
+            context);
+    volumes =
+        new InformerEventSource<>(
+            InformerEventSourceConfiguration.from(PersistentVolume.class, StorageBackend.class)
+                .withSecondaryToPrimaryMapper(
+                    volume -> {
+                      String driver = driver(volume);
+                      return driver != null && driver.endsWith(SUFFIX)
+                          ? Set.of(
+                              new ResourceID(
+                                  driver.substring(0, driver.length() - SUFFIX.length())))
+                          : Set.of();
+                    })
+                .build(),
+            context);
+    return List.of(claims, volumes);
+  }
+
+  /** The backend's volumes (PersistentVolumes of its driver). */
+  Stream<PersistentVolume> volumesOf(StorageBackend backend) {
+    InformerEventSource<PersistentVolume, StorageBackend> source = volumes;
+    return source == null
+        ? Stream.empty()
+        : source.list(volume -> backend.driverName().equals(driver(volume)));
+  }
+
+  /** The claims and volumes that still use the backend, named the way a person finds them. */
+  List<String> of(StorageBackend backend) {
+    Set<String> classes = classes(backend);
     List<String> users = new ArrayList<>();
-    for (PersistentVolumeClaim claim :
-        client.persistentVolumeClaims().inAnyNamespace().list().getItems()) {
-      if (classes.contains(claim.getSpec().getStorageClassName())) {
-        users.add(
-            "PVC " + claim.getMetadata().getNamespace() + "/" + claim.getMetadata().getName());
-      }
+    InformerEventSource<PersistentVolumeClaim, StorageBackend> source = claims;
+    if (source != null) {
+      source
+          .list(claim -> classes.contains(className(claim)))
+          .map(c -> "PVC " + c.getMetadata().getNamespace() + "/" + c.getMetadata().getName())
+          .sorted()
+          .forEach(users::add);
     }
-    for (PersistentVolume volume : client.persistentVolumes().list().getItems()) {
-      if (volume.getSpec().getCsi() != null
-          && backend.driverName().equals(volume.getSpec().getCsi().getDriver())) {
-        users.add("PV " + volume.getMetadata().getName());
-      }
-    }
+    volumesOf(backend).map(v -> "PV " + v.getMetadata().getName()).sorted().forEach(users::add);
     return users;
+  }
+
+  private static Set<String> classes(StorageBackend backend) {
+    return StorageClassModel.desired(backend).stream()
+        .map(c -> c.getMetadata().getName())
+        .collect(Collectors.toSet());
+  }
+
+  private static String className(PersistentVolumeClaim claim) {
+    return claim.getSpec() == null ? null : claim.getSpec().getStorageClassName();
+  }
+
+  private static String driver(PersistentVolume volume) {
+    return volume.getSpec() == null || volume.getSpec().getCsi() == null
+        ? null
+        : volume.getSpec().getCsi().getDriver();
   }
 }

@@ -78,6 +78,8 @@ public final class PackagingFiles {
     a.put("operators.operatorframework.io.bundle.package.v1", Release.PACKAGE);
     a.put("operators.operatorframework.io.bundle.channels.v1", Release.CHANNEL);
     a.put("operators.operatorframework.io.bundle.channel.default.v1", Release.CHANNEL);
+    // Red Hat's catalogs index a bundle for the OpenShift versions this names.
+    a.put("com.redhat.openshift.versions", Release.MIN_OPENSHIFT_VERSION);
     return a;
   }
 

@@ -12,7 +12,15 @@ public record Release(String version) {
   public static final String IMAGE_REPOSITORY = "quay.io/thinvol/thinvol";
   public static final String OPERATOR_NAMESPACE = "thinvol-system";
   public static final String MIN_KUBE_VERSION = "1.28.0";
-  public static final String CHANNEL = "alpha";
+
+  /**
+   * One of the names operator-framework's good-practices validator recommends (stable, candidate,
+   * fast); each release is an upgrade of the previous one.
+   */
+  public static final String CHANNEL = "stable";
+
+  /** The oldest OpenShift it is for (docs/install.md): "v4.15" means 4.15 and later. */
+  public static final String MIN_OPENSHIFT_VERSION = "v4.15";
 
   public static Release current() {
     Properties properties = new Properties();

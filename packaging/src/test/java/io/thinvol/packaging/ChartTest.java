@@ -49,7 +49,9 @@ class ChartTest {
     JsonNode values = CrdSchemas.YAML.readTree(CHART.resolve("values.yaml").toFile());
     assertThat(values.at("/image/repository").asText()).isEqualTo(Release.IMAGE_REPOSITORY);
     assertThat(values.at("/sampleStorageBackend/enabled").asBoolean(true)).isFalse();
-    assertThat(values.at("/openshift/enabled").asBoolean(true)).isFalse();
+    assertThat(values.at("/openshift/enabled").asText())
+        .as("detected from the API versions the cluster serves")
+        .isEqualTo("auto");
   }
 
   @Test
@@ -59,6 +61,8 @@ class ChartTest {
         .extracting(HasMetadata::getKind)
         .containsExactlyInAnyOrder(
             "ServiceAccount",
+            "ClusterRole",
+            "ClusterRole",
             "ClusterRole",
             "ClusterRoleBinding",
             "Role",
@@ -113,16 +117,30 @@ class ChartTest {
     assertThat(SchemaValidator.validate(schemas.of(object).orElseThrow(), object)).isEmpty();
   }
 
-  static List<HasMetadata> render(boolean openShift, boolean sample) {
-    String yaml =
+  @Test
+  void openShiftIsDetectedUnlessSet() {
+    // helm template without --api-versions sees no security.openshift.io/v1: auto is off.
+    assertThat(rules(render(null, false), ClusterRole.class))
+        .isEqualTo(Set.copyOf(OperatorRbac.clusterRules(false)));
+    assertThat(rules(render(true, false), ClusterRole.class))
+        .isEqualTo(Set.copyOf(OperatorRbac.clusterRules(true)));
+    assertThat(rules(render(false, false), ClusterRole.class))
+        .isEqualTo(Set.copyOf(OperatorRbac.clusterRules(false)));
+  }
+
+  /** {@code openShift} null: the chart's default (auto). */
+  static List<HasMetadata> render(Boolean openShift, boolean sample) {
+    var template =
         new Helm(CHART)
             .template()
             .withName("thinvol")
             .withNamespace("thinvol-system")
             .withKubeVersion("1.31.0")
-            .set("openshift.enabled", openShift)
-            .set("sampleStorageBackend.enabled", sample)
-            .call();
+            .set("sampleStorageBackend.enabled", sample);
+    if (openShift != null) {
+      template.set("openshift.enabled", openShift);
+    }
+    String yaml = template.call();
     return CrdSchemas.documents(yaml).stream()
         .map(d -> (HasMetadata) Serialization.unmarshal(d.toString()))
         .toList();
@@ -138,8 +156,54 @@ class ChartTest {
     return set;
   }
 
+  @Test
+  void theNamespacedKindsAggregateIntoEditAndView() {
+    List<ClusterRole> roles =
+        render(null, false).stream()
+            .filter(ClusterRole.class::isInstance)
+            .map(ClusterRole.class::cast)
+            .filter(r -> r.getMetadata().getName().startsWith("thinvol-reclaimspace-"))
+            .toList();
+    ClusterRole edit =
+        roles.stream()
+            .filter(r -> r.getMetadata().getName().endsWith("-edit"))
+            .findFirst()
+            .orElseThrow();
+    ClusterRole view =
+        roles.stream()
+            .filter(r -> r.getMetadata().getName().endsWith("-view"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(edit.getMetadata().getLabels())
+        .containsEntry("rbac.authorization.k8s.io/aggregate-to-admin", "true")
+        .containsEntry("rbac.authorization.k8s.io/aggregate-to-edit", "true");
+    assertThat(view.getMetadata().getLabels())
+        .containsEntry("rbac.authorization.k8s.io/aggregate-to-view", "true");
+    assertThat(edit.getRules())
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.getResources())
+                  .containsExactlyInAnyOrder("reclaimspacejobs", "reclaimspacecronjobs");
+              assertThat(r.getVerbs()).contains("create", "delete").doesNotContain("*");
+            });
+    assertThat(view.getRules())
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.getResources()).doesNotContain("storagebackends");
+              assertThat(r.getVerbs()).containsExactlyInAnyOrder("get", "list", "watch");
+            });
+  }
+
+  /** The operator's own object of a kind (the chart's aggregated roles aside). */
   private static <T extends HasMetadata> T only(List<HasMetadata> objects, Class<T> kind) {
-    List<T> found = objects.stream().filter(kind::isInstance).map(kind::cast).toList();
+    List<T> found =
+        objects.stream()
+            .filter(kind::isInstance)
+            .map(kind::cast)
+            .filter(o -> !o.getMetadata().getName().startsWith("thinvol-reclaimspace-"))
+            .toList();
     assertThat(found).as(kind.getSimpleName()).hasSize(1);
     return found.get(0);
   }

@@ -25,10 +25,40 @@ final class CustomResources {
   /** Plurals by {@code group/kind}. */
   private final Map<String, String> plurals = new ConcurrentHashMap<>();
 
+  /** Kinds ({@code group/kind}) whose objects live outside namespaces. */
+  private final Set<String> clusterScoped =
+      ConcurrentHashMap.newKeySet(); // built-ins are added in the constructor
+
+  CustomResources() {
+    clusterScoped.addAll(
+        Set.of(
+            "/Namespace",
+            "/Node",
+            "/PersistentVolume",
+            "storage.k8s.io/StorageClass",
+            "storage.k8s.io/CSIDriver",
+            "storage.k8s.io/CSINode",
+            "storage.k8s.io/VolumeAttachment",
+            "rbac.authorization.k8s.io/ClusterRole",
+            "rbac.authorization.k8s.io/ClusterRoleBinding",
+            "apiextensions.k8s.io/CustomResourceDefinition",
+            "security.openshift.io/SecurityContextConstraints",
+            "snapshot.storage.k8s.io/VolumeSnapshotClass",
+            "snapshot.storage.k8s.io/VolumeSnapshotContent"));
+  }
+
+  /** Whether objects of an API group and kind ({@code group/kind}) live in namespaces. */
+  boolean namespaced(String groupAndKind) {
+    return !clusterScoped.contains(groupAndKind);
+  }
+
   void register(JsonNode crd) {
     String group = crd.at("/spec/group").asText();
     String kind = crd.at("/spec/names/kind").asText();
     plurals.put(group + "/" + kind, crd.at("/spec/names/plural").asText());
+    if (crd.at("/spec/scope").asText().equals("Cluster")) {
+      clusterScoped.add(group + "/" + kind);
+    }
     for (JsonNode version : crd.at("/spec/versions")) {
       schemas.put(
           group + "/" + version.path("name").asText() + " " + kind,

@@ -215,14 +215,11 @@ public final class StrictApiServer extends KubernetesCrudDispatcher {
     }
     String user = caller.get();
     if (!user.equals(ADMIN)) {
-      for (ApiRequest needed :
-          OwnerReferenceAdmission.neededPermissions(object, oldObject, customResources::plural)) {
-        if (!rbac.allows(user, needed)) {
-          throw Refusal.forbidden(
-              OwnerReferenceAdmission.forbidden(
-                  current.get().resource().split("/")[0], group, name),
-              current.get());
-        }
+      Optional<String> refused =
+          OwnerReferenceAdmission.refusal(
+              user, rbac, current.get(), object, oldObject, customResources);
+      if (refused.isPresent()) {
+        throw Refusal.forbidden(refused.get(), current.get());
       }
     }
     if (kind.equals("CustomResourceDefinition")) {

@@ -37,6 +37,7 @@ public final class StrictCluster implements TestCluster {
 
   public static StrictCluster start(Rbac rbac) {
     Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
+    CelRules.load();
     StrictApiServer strict = new StrictApiServer(rbac);
     MockDispatcher expectations = new MockDispatcher(responses);
     Dispatcher dispatcher =

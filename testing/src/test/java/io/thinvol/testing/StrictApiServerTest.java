@@ -26,7 +26,11 @@ class StrictApiServerTest {
 
   static final String USER = Rbac.serviceAccount("ops", "robot");
 
-  /** The robot: storage backends cluster-wide, secrets and events in "ops" only. */
+  /**
+   * The robot: storage backends cluster-wide, secrets and events in "ops" only, the finalizers of
+   * StorageBackends (which a Role cannot grant: they are cluster-scoped) and ReclaimSpaceJobs in
+   * "apps".
+   */
   static final Rbac RBAC =
       new Rbac(
           List.of(
@@ -58,6 +62,16 @@ class StrictApiServerTest {
                           .withApiGroups("")
                           .withResources("secrets")
                           .withVerbs("get", "create")
+                          .build())),
+              new Rbac.Grant(
+                  USER,
+                  "apps",
+                  List.of(
+                      new PolicyRuleBuilder()
+                          .withApiGroups("thinvol.io")
+                          .withResources(
+                              "storagebackends/finalizers", "reclaimspacejobs/finalizers")
+                          .withVerbs("update")
                           .build()))));
 
   StrictCluster cluster;
@@ -169,15 +183,9 @@ class StrictApiServerTest {
   void blockOwnerDeletionNeedsUpdateOnTheOwnersFinalizers() {
     GenericKubernetesResource owner =
         cluster.admin().resource(backend("metadata:\n  name: owner\n")).create();
-    GenericKubernetesResource job =
-        Serialization.unmarshal(
-            "apiVersion: thinvol.io/v1alpha1\nkind: ReclaimSpaceJob\nmetadata:\n  name: j\n"
-                + "  namespace: apps\n  ownerReferences:\n  - apiVersion: thinvol.io/v1alpha1\n"
-                + "    kind: StorageBackend\n    name: owner\n    uid: "
-                + owner.getMetadata().getUid()
-                + "\n    blockOwnerDeletion: true\nspec:\n  target:\n"
-                + "    persistentVolumeClaim: data\n",
-            GenericKubernetesResource.class);
+    GenericKubernetesResource job = ownedJob("j", "StorageBackend", owner, true);
+    // The Role in "apps" names storagebackends/finalizers, but a cluster-scoped owner is checked
+    // at the cluster scope, as the real plugin does.
     refused(
         () -> robot.resource(job).create(),
         403,
@@ -185,6 +193,51 @@ class StrictApiServerTest {
             + " ownerReference refers to a resource you can't set finalizers on: , <nil>");
     job.getMetadata().getOwnerReferences().get(0).setBlockOwnerDeletion(false);
     assertThat(robot.resource(job).create()).isNotNull();
+
+    // A namespaced owner is checked in the dependent's namespace, where the Role grants it.
+    GenericKubernetesResource parent =
+        cluster.admin().resource(ownedJob("parent", null, null, false)).create();
+    assertThat(robot.resource(ownedJob("child", "ReclaimSpaceJob", parent, true)).create())
+        .isNotNull();
+  }
+
+  @Test
+  void changingOwnerReferencesNeedsDeleteOnTheObject() {
+    GenericKubernetesResource owner =
+        cluster.admin().resource(backend("metadata:\n  name: owner\n")).create();
+    robot.resource(ownedJob("j", null, null, false)).create();
+    GenericKubernetesResource adopted = ownedJob("j", "StorageBackend", owner, false);
+    refused(
+        () -> robot.resource(adopted).update(),
+        403,
+        "reclaimspacejobs.thinvol.io \"j\" is forbidden: cannot set an ownerRef on a resource you"
+            + " can't delete: , <nil>");
+    // The robot may create what it cannot delete: on create the plugin asks for nothing.
+    assertThat(robot.resource(ownedJob("k", "StorageBackend", owner, false)).create()).isNotNull();
+  }
+
+  /** A ReclaimSpaceJob in "apps", owned by {@code owner} of {@code kind} (null: not owned). */
+  private static GenericKubernetesResource ownedJob(
+      String name, String kind, GenericKubernetesResource owner, boolean block) {
+    String owners =
+        owner == null
+            ? ""
+            : "  ownerReferences:\n  - apiVersion: thinvol.io/v1alpha1\n    kind: "
+                + kind
+                + "\n    name: "
+                + owner.getMetadata().getName()
+                + "\n    uid: "
+                + owner.getMetadata().getUid()
+                + "\n    blockOwnerDeletion: "
+                + block
+                + "\n";
+    return Serialization.unmarshal(
+        "apiVersion: thinvol.io/v1alpha1\nkind: ReclaimSpaceJob\nmetadata:\n  name: "
+            + name
+            + "\n  namespace: apps\n"
+            + owners
+            + "spec:\n  target:\n    persistentVolumeClaim: data\n",
+        GenericKubernetesResource.class);
   }
 
   @Test

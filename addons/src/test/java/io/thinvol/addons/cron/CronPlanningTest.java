@@ -39,7 +39,7 @@ class CronPlanningTest {
       delimiter = '|',
       value = {
         "every day | is not 5 cron fields",
-        "@every 5m | unknown macro @every 5m",
+        "@fortnightly | unknown macro @fortnightly",
         "61 * * * * | is not a valid cron schedule",
         "* * * * * * | is not 5 cron fields",
         "' ' | the schedule is empty"

@@ -43,7 +43,49 @@ public final class Events {
     record(object, "Warning", reason, message);
   }
 
+  /**
+   * A Warning that repeats under one name per object and reason, so that {@code kubectl describe}
+   * shows it once with a count (as client-go's recorder aggregates) rather than as new Events.
+   */
+  public void recurringWarning(HasMetadata object, String reason, String message) {
+    String name =
+        object.getMetadata().getName()
+            + "."
+            + Integer.toHexString(
+                java.util.Objects.hash(object.getMetadata().getUid(), reason) & 0x7fffffff)
+            + "."
+            + reason.toLowerCase(java.util.Locale.ROOT);
+    String namespace = namespaceFor(object);
+    try {
+      if (client.v1().events().inNamespace(namespace).withName(name).get() != null) {
+        String now = clock.instant().toString();
+        client
+            .v1()
+            .events()
+            .inNamespace(namespace)
+            .withName(name)
+            .edit(
+                event -> {
+                  event.setCount(event.getCount() == null ? 2 : event.getCount() + 1);
+                  event.setLastTimestamp(now);
+                  event.setMessage(message);
+                  return event;
+                });
+        return;
+      }
+    } catch (KubernetesClientException e) {
+      log.warn(
+          "cannot update event {} on {}: {}", name, object.getMetadata().getName(), e.getMessage());
+      return;
+    }
+    record(object, "Warning", reason, message, name);
+  }
+
   private void record(HasMetadata object, String type, String reason, String message) {
+    record(object, type, reason, message, object.getMetadata().getName() + "." + UUID.randomUUID());
+  }
+
+  private void record(HasMetadata object, String type, String reason, String message, String name) {
     String now = clock.instant().toString();
     String namespace = namespaceFor(object);
     try {
@@ -54,7 +96,7 @@ public final class Events {
           .resource(
               new EventBuilder()
                   .withNewMetadata()
-                  .withName(object.getMetadata().getName() + "." + UUID.randomUUID())
+                  .withName(name)
                   .withNamespace(namespace)
                   .endMetadata()
                   .withInvolvedObject(

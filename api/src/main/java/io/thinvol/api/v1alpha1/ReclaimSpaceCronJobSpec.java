@@ -13,9 +13,9 @@ import io.fabric8.generator.annotation.Required;
 public class ReclaimSpaceCronJobSpec {
 
   @JsonPropertyDescription(
-      "When jobs run: a cron expression of 5 fields (UTC) or @hourly, @daily, @weekly, @monthly, @yearly; each run is shifted by a stable offset from the object's UID so schedules do not fire together.")
+      "When jobs run: a cron expression of 5 fields or @hourly, @daily, @weekly, @monthly, @yearly, in UTC unless prefixed by CRON_TZ=<IANA zone>; or @every <duration> (Go syntax such as 1h30m, at least 1m; runs on multiples of it since 1970-01-01 UTC). Each run is shifted by a stable offset from the object's UID so schedules do not fire together.")
   @Required
-  @Pattern("^(@(yearly|annually|monthly|weekly|daily|midnight|hourly)|(\\S+\\s+){4}\\S+)$")
+  @Pattern(ReclaimSpaceSpec.SCHEDULE_PATTERN)
   private String schedule;
 
   @JsonPropertyDescription(

@@ -11,11 +11,22 @@ import io.fabric8.generator.annotation.Pattern;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class ReclaimSpaceSpec {
 
+  /**
+   * What CSI-Addons' schedule parser (robfig/cron) accepts: 5 cron fields or an @-macro, optionally
+   * after CRON_TZ=zone or TZ=zone, or @every with a Go duration.
+   */
+  public static final String SCHEDULE_PATTERN =
+      "^((CRON_TZ|TZ)=\\S+\\s+)?(@(yearly|annually|monthly|weekly|daily|midnight|hourly)"
+          + "|@every\\s+([0-9]+(\\.[0-9]+)?(ns|us|ms|s|m|h))+|(\\S+\\s+){4}\\S+)$";
+
   @JsonPropertyDescription(
-      "When every volume of this backend is reclaimed, as a cron expression (5 fields, or @daily,"
-          + " @weekly, ...); annotations on a PVC, its Namespace or StorageClass override it.")
+      "When every volume of this backend is reclaimed: ON BY DEFAULT (@weekly), unlike"
+          + " CSI-Addons; opt out with the annotation reclaimspace.thinvol.io/enable=false on a"
+          + " PVC, its Namespace or its StorageClass. A cron expression (5 fields, or @daily,"
+          + " @weekly, ..., optionally after CRON_TZ=<zone>) or @every <duration>; annotations"
+          + " on a PVC, its Namespace or StorageClass override it.")
   @Default("\"@weekly\"")
-  @Pattern("^(@(yearly|annually|monthly|weekly|daily|midnight|hourly)|(\\S+\\s+){4}\\S+)$")
+  @Pattern(ReclaimSpaceSpec.SCHEDULE_PATTERN)
   private String schedule;
 
   @JsonPropertyDescription("Reclaims running at once on one node, across all jobs.")

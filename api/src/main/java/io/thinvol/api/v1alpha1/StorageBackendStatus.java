@@ -21,6 +21,12 @@ public class StorageBackendStatus {
   @JsonPropertyDescription("The CSI driver name of this backend.")
   private String driverName;
 
+  @JsonPropertyDescription(
+      "The data directory the driver was first deployed with, where its volumes are. A spec whose"
+          + " effective spec.sparseFile.dataDir differs is refused (moving volumes is not"
+          + " supported).")
+  private String dataDir;
+
   @JsonPropertyDescription("Driver pods and registrations across the selected nodes.")
   private NodeCounts nodes;
 
@@ -49,6 +55,14 @@ public class StorageBackendStatus {
 
   public void setDriverName(String driverName) {
     this.driverName = driverName;
+  }
+
+  public String getDataDir() {
+    return dataDir;
+  }
+
+  public void setDataDir(String dataDir) {
+    this.dataDir = dataDir;
   }
 
   public NodeCounts getNodes() {

@@ -48,7 +48,8 @@ public final class OperatorRbac {
     rules.add("", "persistentvolumeclaims", READ);
     rules.add("", "persistentvolumes", READ);
     rules.add("", "pods", READ);
-    rules.add("", "events", "create");
+    // get and patch: a recurring Warning raises the count of its Event instead of adding one.
+    rules.add("", "events", "get", "create", "patch");
     rules.add("storage.k8s.io", "csinodes", READ);
     rules.add("storage.k8s.io", "csidrivers", MANAGE);
     rules.add("storage.k8s.io", "storageclasses", MANAGE);

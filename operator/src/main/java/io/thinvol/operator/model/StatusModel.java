@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.apps.DaemonSetStatus;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.thinvol.api.kube.Conditions;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.api.v1alpha1.StorageBackendStatus;
@@ -39,6 +40,9 @@ public final class StatusModel {
     long generation = generation(backend);
     List<Condition> previous = previousConditions(backend);
     StorageBackendStatus status = fresh(backend);
+    if (status.getDataDir() == null) {
+      status.setDataDir(Effective.of(backend).dataDir()); // the first deploy records it
+    }
 
     DaemonSetStatus ds = daemonSet.map(DaemonSet::getStatus).orElse(null);
     int desired = ds == null ? 0 : nz(ds.getDesiredNumberScheduled());
@@ -121,9 +125,25 @@ public final class StatusModel {
   /** The status of a backend whose deletion waits for volumes that still use it. */
   public static StorageBackendStatus deletionBlocked(
       StorageBackend backend, String message, Instant now) {
+    return degraded(backend, "DeletionBlocked", message, now);
+  }
+
+  /**
+   * The status of a backend whose reconcile failed: Degraded with the reason; the other conditions
+   * stay as last known, since the failure says nothing about the nodes.
+   */
+  public static StorageBackendStatus failed(
+      StorageBackend backend, ReconcileFailure failure, Instant now) {
+    return degraded(backend, failure.reason(), failure.message(), now);
+  }
+
+  private static StorageBackendStatus degraded(
+      StorageBackend backend, String reason, String message, Instant now) {
     long generation = generation(backend);
     StorageBackendStatus status =
-        Optional.ofNullable(backend.getStatus()).orElseGet(StorageBackendStatus::new);
+        Optional.ofNullable(backend.getStatus())
+            .map(Serialization::clone)
+            .orElseGet(() -> fresh(backend));
     List<Condition> previous = status.getConditions();
     List<Condition> conditions = new ArrayList<>();
     for (Condition condition : previous) {
@@ -131,8 +151,7 @@ public final class StatusModel {
         conditions.add(condition);
       }
     }
-    conditions.add(
-        Conditions.of(previous, DEGRADED, "True", "DeletionBlocked", message, generation, now));
+    conditions.add(Conditions.of(previous, DEGRADED, "True", reason, message, generation, now));
     status.setConditions(conditions);
     return status;
   }
@@ -183,7 +202,15 @@ public final class StatusModel {
     StorageBackendStatus status = new StorageBackendStatus();
     status.setDriverName(backend.driverName());
     status.setObservedGeneration(generation(backend));
+    status.setDataDir(recordedDataDir(backend));
     return status;
+  }
+
+  /** The data dir of the first deploy, or null before it. */
+  public static String recordedDataDir(StorageBackend backend) {
+    return Optional.ofNullable(backend.getStatus())
+        .map(StorageBackendStatus::getDataDir)
+        .orElse(null);
   }
 
   public static boolean isDegraded(StorageBackendStatus status) {

@@ -19,7 +19,24 @@ public final class StorageClassModel {
   static final String DEFAULT_CLASS_ANNOTATION = "storageclass.kubernetes.io/is-default-class";
   static final String FSTYPE = "csi.storage.k8s.io/fstype";
 
+  /** Shown by the OpenShift console and {@code kubectl describe storageclass}. */
+  static final String DESCRIPTION_ANNOTATION = "description";
+
   private StorageClassModel() {}
+
+  /** The automatic reclaim is on by default, unlike CSI-Addons': the class says so. */
+  static String description(StorageBackend backend) {
+    String schedule =
+        Optional.ofNullable(Effective.spec(backend).getReclaimSpace())
+            .map(io.thinvol.api.v1alpha1.ReclaimSpaceSpec::getSchedule)
+            .orElse("@weekly");
+    return "thinvol node-local thin volumes of StorageBackend "
+        + backend.getMetadata().getName()
+        + ". Every volume's unused space is reclaimed automatically ("
+        + schedule
+        + "); opt out with the annotation reclaimspace.thinvol.io/enable=false on a PVC, its"
+        + " Namespace or this StorageClass.";
+  }
 
   public static List<StorageClass> desired(StorageBackend backend) {
     Effective effective = Effective.of(backend);
@@ -37,6 +54,7 @@ public final class StorageClassModel {
     if (Boolean.TRUE.equals(spec.getIsDefault())) {
       annotations.put(DEFAULT_CLASS_ANNOTATION, "true");
     }
+    annotations.put(DESCRIPTION_ANNOTATION, description(backend));
     return new StorageClassBuilder()
         .withNewMetadata()
         .withName(spec.getName())

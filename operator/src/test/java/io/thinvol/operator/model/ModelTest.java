@@ -103,7 +103,12 @@ class ModelTest {
     assertThat(only.getReclaimPolicy()).isEqualTo("Delete");
     assertThat(only.getAllowVolumeExpansion()).isTrue();
     assertThat(only.getParameters()).containsEntry("csi.storage.k8s.io/fstype", "ext4");
-    assertThat(only.getMetadata().getAnnotations()).isEmpty();
+    assertThat(only.getMetadata().getAnnotations())
+        .as("the automatic reclaim, on by default, is impossible to miss")
+        .containsOnlyKeys("description")
+        .extractingByKey("description")
+        .asString()
+        .contains("reclaimed automatically (@weekly)", "reclaimspace.thinvol.io/enable=false");
 
     List<StorageClass> full = StorageClassModel.desired(FULL);
     assertThat(full)
