@@ -5,7 +5,9 @@ import io.javaoperatorsdk.operator.Operator;
 import io.thinvol.addons.call.ReclaimCaller;
 import io.thinvol.addons.call.ReclaimLimits;
 import io.thinvol.addons.cron.ReclaimSpaceCronJobReconciler;
+import io.thinvol.addons.job.JobsByClaim;
 import io.thinvol.addons.job.ReclaimSpaceJobReconciler;
+import io.thinvol.addons.resolve.ResolverCaches;
 import io.thinvol.addons.resolve.TargetResolver;
 import io.thinvol.addons.schedule.ScheduleReconciler;
 import io.thinvol.addons.schedule.ScheduledJobs;
@@ -31,10 +33,14 @@ public final class Addons {
     ReclaimLimits limits = new ReclaimLimits();
     AddonsMetrics metrics = new AddonsMetrics(limits);
     Events events = new Events(client, clock);
-    ScheduledJobs scheduledJobs = new ScheduledJobs(client, events);
+    JobsByClaim jobsByClaim = new JobsByClaim();
+    ScheduledJobs scheduledJobs = new ScheduledJobs(client, events, jobsByClaim);
+    ResolverCaches caches = new ResolverCaches(settings.namespace());
     operator.register(
         new ReclaimSpaceJobReconciler(
-            new TargetResolver(client, settings.namespace()),
+            new TargetResolver(caches),
+            caches,
+            jobsByClaim,
             caller,
             limits,
             settings,

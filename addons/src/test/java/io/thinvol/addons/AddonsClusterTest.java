@@ -52,6 +52,7 @@ abstract class AddonsClusterTest {
   KubernetesClient operatorClient;
   Operator operator;
   Addons addons;
+  final ReconcileCounter reconciles = new ReconcileCounter();
 
   /** The driver endpoint the reconcilers call. */
   abstract ReclaimCaller caller();
@@ -76,7 +77,8 @@ abstract class AddonsClusterTest {
             o ->
                 o.withKubernetesClient(operatorClient)
                     .withCloseClientOnStop(false)
-                    .withUseSSAToPatchPrimaryResource(false));
+                    .withUseSSAToPatchPrimaryResource(false)
+                    .withMetrics(reconciles));
     addons =
         Addons.register(
             operator,

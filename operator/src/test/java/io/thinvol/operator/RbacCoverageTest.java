@@ -44,6 +44,10 @@ class RbacCoverageTest extends MockClusterTest {
           Map.entry(
               "get thinvol.io/reclaimspacejobs", "a status write re-reads the job on a conflict"),
           Map.entry(
+              "get thinvol.io/storagebackends",
+              "a job's target resolver reads a StorageBackend missing from its cache once before"
+                  + " the job fails for it"),
+          Map.entry(
               "get thinvol.io/reclaimspacecronjobs",
               "a status write re-reads the cron job on a conflict"),
           Map.entry(

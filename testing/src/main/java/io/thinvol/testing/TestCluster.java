@@ -43,17 +43,22 @@ public interface TestCluster extends AutoCloseable {
 
   /** A client acting as a ServiceAccount, with {@code namespace} as its default namespace. */
   default KubernetesClient as(String user, String namespace) {
+    return new KubernetesClientBuilder()
+        .withConfig(impersonating(admin().getConfiguration(), user, namespace))
+        .build();
+  }
+
+  /**
+   * The admin's configuration acting as a ServiceAccount (also for a client in another process).
+   */
+  static Config impersonating(Config admin, String user, String namespace) {
     String[] parts = user.split(":");
-    Config config =
-        new ConfigBuilder(admin().getConfiguration())
-            .withNamespace(namespace)
-            .withImpersonateUsername(user)
-            .withImpersonateGroups(
-                "system:authenticated",
-                "system:serviceaccounts",
-                "system:serviceaccounts:" + parts[2])
-            .build();
-    return new KubernetesClientBuilder().withConfig(config).build();
+    return new ConfigBuilder(admin)
+        .withNamespace(namespace)
+        .withImpersonateUsername(user)
+        .withImpersonateGroups(
+            "system:authenticated", "system:serviceaccounts", "system:serviceaccounts:" + parts[2])
+        .build();
   }
 
   /** The operator's client, as in its pod. */

@@ -6,13 +6,11 @@ import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.thinvol.api.BackendNames;
 import io.thinvol.api.v1alpha1.ReclaimSpaceSpec;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -26,12 +24,10 @@ public final class TargetResolver {
   /** What a StorageBackend without {@code reclaimSpace.timeout} gets (its CRD default). */
   static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(10);
 
-  private final KubernetesClient client;
-  private final String operatorNamespace;
+  private final ResolverCaches caches;
 
-  public TargetResolver(KubernetesClient client, String operatorNamespace) {
-    this.client = client;
-    this.operatorNamespace = operatorNamespace;
+  public TargetResolver(ResolverCaches caches) {
+    this.caches = caches;
   }
 
   /**
@@ -39,8 +35,7 @@ public final class TargetResolver {
    */
   public VolumeLocation resolve(String namespace, String claimName, Long timeoutSeconds)
       throws ReclaimProblem {
-    PersistentVolumeClaim claim =
-        client.persistentVolumeClaims().inNamespace(namespace).withName(claimName).get();
+    PersistentVolumeClaim claim = caches.claim(namespace, claimName).orElse(null);
     if (claim == null) {
       throw ReclaimProblem.lasting(
           "PvcNotFound", "PersistentVolumeClaim %s/%s does not exist", namespace, claimName);
@@ -64,7 +59,7 @@ public final class TargetResolver {
           claimName,
           phase);
     }
-    PersistentVolume volume = client.persistentVolumes().withName(pvName).get();
+    PersistentVolume volume = caches.volume(pvName).orElse(null);
     if (volume == null) {
       throw ReclaimProblem.lasting(
           "PvNotFound",
@@ -90,7 +85,7 @@ public final class TargetResolver {
                             + " volumes of its own drivers (<backend>.thinvol.io)",
                         pvName,
                         driverName));
-    StorageBackend backend = client.resources(StorageBackend.class).withName(backendName).get();
+    StorageBackend backend = caches.backend(backendName).orElse(null);
     if (backend == null) {
       throw ReclaimProblem.lasting(
           "BackendNotFound",
@@ -126,19 +121,7 @@ public final class TargetResolver {
 
   private DriverEndpoint endpoint(String backendName, String nodeName) throws ReclaimProblem {
     List<Pod> pods =
-        client
-            .pods()
-            .inNamespace(operatorNamespace)
-            .withLabels(
-                Map.of(
-                    "app.kubernetes.io/name",
-                    BackendNames.NODE_POD_NAME,
-                    BackendNames.BACKEND_LABEL,
-                    backendName))
-            .list()
-            .getItems()
-            .stream()
-            .filter(p -> p.getSpec() != null && nodeName.equals(p.getSpec().getNodeName()))
+        caches.driverPods(backendName, nodeName).stream()
             .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
             .toList();
     if (pods.isEmpty()) {
@@ -148,7 +131,7 @@ public final class TargetResolver {
               + " selected by the backend?",
           backendName,
           nodeName,
-          operatorNamespace);
+          caches.operatorNamespace());
     }
     Pod pod = pods.stream().filter(TargetResolver::ready).findFirst().orElse(null);
     if (pod == null || pod.getStatus().getPodIP() == null) {

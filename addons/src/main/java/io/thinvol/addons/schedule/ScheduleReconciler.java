@@ -24,11 +24,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Predicate;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
@@ -45,6 +46,7 @@ public class ScheduleReconciler implements Reconciler<PersistentVolumeClaim> {
 
   private static final Logger log = LoggerFactory.getLogger(ScheduleReconciler.class);
   private static final Duration PURGE_EVERY = Duration.ofMinutes(10);
+  private static final String BY_CLASS = "storage-class";
 
   private record Tracked(
       String namespace,
@@ -84,44 +86,62 @@ public class ScheduleReconciler implements Reconciler<PersistentVolumeClaim> {
     namespaces =
         new InformerEventSource<>(
             InformerEventSourceConfiguration.from(Namespace.class, PersistentVolumeClaim.class)
-                .withSecondaryToPrimaryMapper(
-                    ns -> claims(context, ns.getMetadata().getName(), c -> true))
+                .withSecondaryToPrimaryMapper(ns -> claimsIn(context, ns.getMetadata().getName()))
                 .build(),
             context);
+    context.getPrimaryCache().addIndexer(BY_CLASS, ScheduleReconciler::storageClassOf);
     storageClasses =
         new InformerEventSource<>(
             InformerEventSourceConfiguration.from(StorageClass.class, PersistentVolumeClaim.class)
-                .withSecondaryToPrimaryMapper(
-                    sc ->
-                        claims(
-                            context,
-                            null,
-                            c ->
-                                sc.getMetadata()
-                                    .getName()
-                                    .equals(c.getSpec().getStorageClassName())))
+                .withSecondaryToPrimaryMapper(sc -> claimsOfClasses(context, Stream.of(sc)))
                 .build(),
             context);
+    // Only what the schedules read: a backend's spec, not the status its reconciler keeps writing.
     backends =
         new InformerEventSource<>(
             InformerEventSourceConfiguration.from(StorageBackend.class, PersistentVolumeClaim.class)
-                .withSecondaryToPrimaryMapper(b -> claims(context, null, c -> true))
+                .withOnUpdateFilter(
+                    (newer, older) ->
+                        !Objects.equals(
+                            newer.getMetadata().getGeneration(),
+                            older.getMetadata().getGeneration()))
+                .withSecondaryToPrimaryMapper(
+                    b ->
+                        claimsOfClasses(
+                            context,
+                            storageClasses.list(
+                                sc ->
+                                    BackendNames.backendOfDriver(sc.getProvisioner())
+                                        .filter(b.getMetadata().getName()::equals)
+                                        .isPresent())))
                 .build(),
             context);
     return List.of(namespaces, storageClasses, backends);
   }
 
-  private static Set<ResourceID> claims(
-      EventSourceContext<PersistentVolumeClaim> context,
-      String namespace,
-      Predicate<PersistentVolumeClaim> filter) {
-    return (namespace == null
-            ? context.getPrimaryCache().list()
-            : context.getPrimaryCache().list(namespace))
-        .filter(c -> c.getSpec() != null)
-        .filter(filter)
+  private static Set<ResourceID> claimsIn(
+      EventSourceContext<PersistentVolumeClaim> context, String namespace) {
+    return context
+        .getPrimaryCache()
+        .list(namespace)
         .map(ResourceID::fromResource)
         .collect(Collectors.toSet());
+  }
+
+  /** The PVCs of some StorageClasses, from an index of the PVC cache by class. */
+  private static Set<ResourceID> claimsOfClasses(
+      EventSourceContext<PersistentVolumeClaim> context, Stream<StorageClass> classes) {
+    return classes
+        .flatMap(
+            sc -> context.getPrimaryCache().byIndex(BY_CLASS, sc.getMetadata().getName()).stream())
+        .map(ResourceID::fromResource)
+        .collect(Collectors.toSet());
+  }
+
+  private static List<String> storageClassOf(PersistentVolumeClaim claim) {
+    return claim.getSpec() == null || claim.getSpec().getStorageClassName() == null
+        ? List.of()
+        : List.of(claim.getSpec().getStorageClassName());
   }
 
   @Override

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.thinvol.addons.job.FinishedJobs;
+import io.thinvol.addons.job.JobsByClaim;
 import io.thinvol.api.kube.Events;
 import io.thinvol.api.v1alpha1.ReclaimMode;
 import io.thinvol.api.v1alpha1.ReclaimSpaceJob;
@@ -37,10 +38,12 @@ public final class ScheduledJobs implements FinishedJobs {
 
   private final KubernetesClient client;
   private final Events events;
+  private final JobsByClaim jobsByClaim;
 
-  public ScheduledJobs(KubernetesClient client, Events events) {
+  public ScheduledJobs(KubernetesClient client, Events events, JobsByClaim jobsByClaim) {
     this.client = client;
     this.events = events;
+    this.jobsByClaim = jobsByClaim;
   }
 
   /**
@@ -52,15 +55,8 @@ public final class ScheduledJobs implements FinishedJobs {
     String namespace = claim.getMetadata().getNamespace();
     String claimName = claim.getMetadata().getName();
     List<ReclaimSpaceJob> earlier =
-        client
-            .resources(ReclaimSpaceJob.class)
-            .inNamespace(namespace)
-            .withLabel(SCHEDULED_LABEL, "true")
-            .list()
-            .getItems()
-            .stream()
-            .filter(j -> j.getSpec() != null && j.getSpec().getTarget() != null)
-            .filter(j -> claimName.equals(j.getSpec().getTarget().getPersistentVolumeClaim()))
+        jobsByClaim.of(namespace, claimName).stream()
+            .filter(j -> "true".equals(labels(j).get(SCHEDULED_LABEL)))
             .toList();
     Optional<ReclaimSpaceJob> running =
         earlier.stream()
@@ -126,8 +122,7 @@ public final class ScheduledJobs implements FinishedJobs {
 
   @Override
   public void finished(ReclaimSpaceJob job, boolean justNow) {
-    Map<String, String> labels = job.getMetadata().getLabels();
-    if (labels == null || !"true".equals(labels.get(SCHEDULED_LABEL))) {
+    if (!"true".equals(labels(job).get(SCHEDULED_LABEL))) {
       return;
     }
     boolean succeeded = "Succeeded".equals(job.getStatus().getResult());
@@ -150,6 +145,10 @@ public final class ScheduledJobs implements FinishedJobs {
     if (succeeded) {
       client.resource(job).delete();
     }
+  }
+
+  private static Map<String, String> labels(ReclaimSpaceJob job) {
+    return Optional.ofNullable(job.getMetadata().getLabels()).orElse(Map.of());
   }
 
   /** Enough of the owning PVC to put an Event on it. */

@@ -55,6 +55,10 @@ public class StorageBackendSpec {
   @JsonPropertyDescription("Images to run instead of the defaults (for mirrors or fixes).")
   private ImagesSpec images;
 
+  @JsonPropertyDescription(
+      "Requests and limits of the node pods' sidecars instead of the defaults, per sidecar.")
+  private SidecarResourcesSpec sidecarResources;
+
   @JsonPropertyDescription("Secrets for pulling the images, in the operator's namespace.")
   private List<LocalObjectReference> imagePullSecrets;
 
@@ -130,6 +134,14 @@ public class StorageBackendSpec {
 
   public void setImages(ImagesSpec images) {
     this.images = images;
+  }
+
+  public SidecarResourcesSpec getSidecarResources() {
+    return sidecarResources;
+  }
+
+  public void setSidecarResources(SidecarResourcesSpec sidecarResources) {
+    this.sidecarResources = sidecarResources;
   }
 
   public List<LocalObjectReference> getImagePullSecrets() {

@@ -54,6 +54,7 @@ public final class NodeDaemonSetModel {
       containers.add(snapshotter(images));
     }
     containers.add(livenessProbe(images));
+    containers.replaceAll(c -> SidecarResources.apply(backend, c));
     Map<String, String> nodeSelector = new TreeMap<>(effective.nodeSelector());
     nodeSelector.put("kubernetes.io/os", "linux");
     return new DaemonSetBuilder()
@@ -238,13 +239,7 @@ public final class NodeDaemonSetModel {
   }
 
   private static ContainerBuilder sidecar(String name, String image) {
-    return new ContainerBuilder()
-        .withName(name)
-        .withImage(image)
-        .withNewResources()
-        .withRequests(Map.of("cpu", new Quantity("5m"), "memory", new Quantity("32Mi")))
-        .withLimits(Map.of("memory", new Quantity("128Mi")))
-        .endResources();
+    return new ContainerBuilder().withName(name).withImage(image);
   }
 
   private static List<Volume> volumes(StorageBackend backend, Effective effective) {
