@@ -38,12 +38,8 @@ public final class StrictCluster implements TestCluster {
   public static StrictCluster start(Rbac rbac) {
     // Loading the CEL runtime takes seconds on a busy machine: done here, not inside the first
     // custom resource's request, whose client would time out and retry into a 409.
-    CelRules.problems(
-        com.fasterxml.jackson.databind.node.MissingNode.getInstance(),
-        com.fasterxml.jackson.databind.node.MissingNode.getInstance(),
-        null);
-    Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
     CelRules.load();
+    Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
     StrictApiServer strict = new StrictApiServer(rbac);
     MockDispatcher expectations = new MockDispatcher(responses);
     Dispatcher dispatcher =
