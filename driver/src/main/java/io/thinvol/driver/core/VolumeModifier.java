@@ -43,7 +43,17 @@ public final class VolumeModifier {
    */
   public VolumeRecord setIoMode(String volumeId, IoMode mode) {
     try (OperationLocks.Held held = locks.tryAcquire(volumeId, "volume " + volumeId)) {
-      VolumeRecord volume = volumes.requireVolume(volumeId);
+      VolumeRecord volume =
+          volumes
+              .catalog()
+              .volume(volumeId)
+              .orElseThrow(
+                  () ->
+                      CsiException.notFound(
+                          "volume %s does not exist on this node; the external-resizer sends"
+                              + " ControllerModifyVolume to the driver on its leader's node, which"
+                              + " holds only its own volumes (docs/operator.md)",
+                          volumeId));
       Path image = volumes.imageOf(volumeId);
       for (LoopDevice device : host.loops().of(image)) {
         switchDevice(volumeId, device, mode);
