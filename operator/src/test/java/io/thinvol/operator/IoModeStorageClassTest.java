@@ -57,8 +57,8 @@ class IoModeStorageClassTest extends MockClusterTest {
             e -> {
               assertThat(e.getCode()).isEqualTo(422);
               assertThat(e.getStatus().getMessage())
-                  .contains("ioMode")
-                  .contains("Unsupported value: \"turbo\"");
+                  .contains("spec.storageClasses[0].ioMode")
+                  .contains("\"turbo\"");
             });
   }
 }
