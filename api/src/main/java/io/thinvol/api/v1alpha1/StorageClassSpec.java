@@ -8,6 +8,7 @@ import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /** A StorageClass the operator creates for a backend (binding mode WaitForFirstConsumer). */
@@ -39,6 +40,26 @@ public class StorageClassSpec {
   @JsonPropertyDescription(
       "StorageClass parameters; csi.storage.k8s.io/fstype chooses ext4 or xfs.")
   private Map<String, String> parameters;
+
+  @JsonPropertyDescription(
+      "How the volumes' loop devices reach their image files: direct (O_DIRECT, the data is cached"
+          + " once, in the pod's memory) or buffered (through the host's page cache as well)."
+          + " Default: the driver's, direct. Takes precedence over parameters.ioMode; a"
+          + " VolumeAttributesClass can change it later.")
+  private IoMode ioMode;
+
+  /** The driver's {@code ioMode} parameter. */
+  public enum IoMode {
+    @JsonProperty("direct")
+    DIRECT,
+    @JsonProperty("buffered")
+    BUFFERED;
+
+    /** The parameter's value. */
+    public String value() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
 
   /** Kubernetes reclaim policies. */
   public enum ReclaimPolicy {
@@ -84,6 +105,14 @@ public class StorageClassSpec {
 
   public void setMountOptions(List<String> mountOptions) {
     this.mountOptions = mountOptions;
+  }
+
+  public IoMode getIoMode() {
+    return ioMode;
+  }
+
+  public void setIoMode(IoMode ioMode) {
+    this.ioMode = ioMode;
   }
 
   public Map<String, String> getParameters() {

@@ -93,8 +93,10 @@ final class NodeAttachments {
   void withDevice(VolumeRecord volume, Consumer<LoopDevice> body) {
     Path image = image(volume.id());
     Optional<LoopDevice> attached = host.loops().find(image);
-    LoopDevice device = attached.orElseGet(() -> host.loops().attach(image));
+    LoopDevice device =
+        attached.orElseGet(() -> host.loops().attach(image, VolumeModifier.ioModeOf(volume)));
     try {
+      VolumeModifier.align(host, volume, List.of(device));
       body.accept(device);
     } catch (RuntimeException e) {
       if (attached.isEmpty() && mountPoints(host.mountTable(), List.of(device)).isEmpty()) {

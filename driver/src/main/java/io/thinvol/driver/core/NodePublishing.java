@@ -83,7 +83,7 @@ final class NodePublishing {
     }
     try {
       if (volume.accessType() == AccessType.BLOCK) {
-        publishBlock(volumeId, device, targetPath, readOnly);
+        publishBlock(volume, device, targetPath, readOnly);
       } else {
         Files.createDirectories(targetPath);
         host.mounts().bind(stagingPath, targetPath, readOnly, List.of());
@@ -119,17 +119,18 @@ final class NodePublishing {
    * Binds the device node onto the target. Read-only goes through a read-only loop device: the
    * kernel ignores a read-only mount when a device node is opened for writing.
    */
-  private void publishBlock(String volumeId, LoopDevice device, Path target, boolean readOnly)
+  private void publishBlock(VolumeRecord volume, LoopDevice device, Path target, boolean readOnly)
       throws IOException {
     createBlockTarget(target);
     if (!readOnly) {
       host.mounts().bind(device.path(), target, false, List.of());
       return;
     }
-    Path image = attachments.image(volumeId);
+    Path image = attachments.image(volume.id());
     boolean existed = host.loops().findReadOnly(image).isPresent();
-    LoopDevice readOnlyDevice = host.loops().attachReadOnly(image);
+    LoopDevice readOnlyDevice = host.loops().attachReadOnly(image, VolumeModifier.ioModeOf(volume));
     try {
+      VolumeModifier.align(host, volume, List.of(readOnlyDevice));
       host.mounts().bind(readOnlyDevice.path(), target, true, List.of());
     } catch (RuntimeException e) {
       if (!existed) {

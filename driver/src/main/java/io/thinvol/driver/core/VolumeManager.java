@@ -40,6 +40,7 @@ public final class VolumeManager {
   private final Freezes freezes;
   private final ImageCopier copier;
   private final Snapshots snapshots;
+  private final VolumeModifier modifier;
 
   public VolumeManager(
       DriverConfig config,
@@ -56,6 +57,7 @@ public final class VolumeManager {
     this.freezes = new Freezes(layout, host);
     this.copier = new ImageCopier(config, layout, host, freezes);
     this.snapshots = new Snapshots(layout, catalog, host, locks, this, copier, capacity);
+    this.modifier = new VolumeModifier(this, host, locks);
   }
 
   /** Undoes what a crash of the previous run left behind: thaws the filesystems it froze. */
@@ -65,6 +67,10 @@ public final class VolumeManager {
 
   public Snapshots snapshots() {
     return snapshots;
+  }
+
+  public VolumeModifier modifier() {
+    return modifier;
   }
 
   public Catalog catalog() {
@@ -174,7 +180,8 @@ public final class VolumeManager {
               Instant.now().toString(),
               spec.parameters(),
               grow && spec.accessType() == AccessType.MOUNT,
-              formatted);
+              formatted,
+              spec.ioMode().id());
       Catalog.writeMeta(assembled, record);
       catalog.publish(record, assembled);
       reserved.keep();

@@ -1,5 +1,6 @@
 package io.thinvol.driver.core;
 
+import io.thinvol.driver.host.IoMode;
 import io.thinvol.driver.store.AccessType;
 import io.thinvol.driver.store.ContentSource;
 import java.util.Map;
@@ -9,6 +10,7 @@ import java.util.Map;
  *
  * @param fsType {@code ext4}/{@code xfs} for mount volumes, null for block
  * @param source null for an empty volume
+ * @param ioMode how the volume's loop devices reach its image
  */
 public record VolumeSpec(
     String name,
@@ -17,4 +19,5 @@ public record VolumeSpec(
     AccessType accessType,
     String fsType,
     ContentSource source,
-    Map<String, String> parameters) {}
+    Map<String, String> parameters,
+    IoMode ioMode) {}

@@ -7,7 +7,8 @@ import csi.v1.ControllerGetCapabilitiesResponse;
 import csi.v1.ControllerGetVolumeRequest;
 import csi.v1.ControllerGetVolumeResponse;
 import csi.v1.ControllerGrpc;
-import csi.v1.ControllerServiceCapability;
+import csi.v1.ControllerModifyVolumeRequest;
+import csi.v1.ControllerModifyVolumeResponse;
 import csi.v1.CreateSnapshotRequest;
 import csi.v1.CreateSnapshotResponse;
 import csi.v1.CreateVolumeRequest;
@@ -35,32 +36,19 @@ import io.thinvol.driver.core.CsiException;
 import io.thinvol.driver.core.SizePolicy;
 import io.thinvol.driver.core.VolumeHealth;
 import io.thinvol.driver.core.VolumeManager;
+import io.thinvol.driver.host.IoMode;
 import io.thinvol.driver.store.Ids;
 import io.thinvol.driver.store.VolumeRecord;
 import java.time.Duration;
-import java.util.List;
 
 /**
  * CSI Controller for the volumes of this node. ControllerPublish/Unpublish are not offered
- * (attachRequired is false) and answer UNIMPLEMENTED, as does ControllerModifyVolume.
+ * (attachRequired is false) and answer UNIMPLEMENTED.
  */
 public final class ControllerService extends ControllerGrpc.ControllerImplBase {
 
   // The longest a clone's copy may take when the caller sets no deadline.
   private static final Duration COPY_LIMIT = Duration.ofHours(2);
-  private static final List<ControllerServiceCapability.RPC.Type> CAPABILITIES =
-      List.of(
-          ControllerServiceCapability.RPC.Type.CREATE_DELETE_VOLUME,
-          ControllerServiceCapability.RPC.Type.CREATE_DELETE_SNAPSHOT,
-          ControllerServiceCapability.RPC.Type.CLONE_VOLUME,
-          ControllerServiceCapability.RPC.Type.LIST_VOLUMES,
-          ControllerServiceCapability.RPC.Type.LIST_VOLUMES_PUBLISHED_NODES,
-          ControllerServiceCapability.RPC.Type.LIST_SNAPSHOTS,
-          ControllerServiceCapability.RPC.Type.GET_SNAPSHOT,
-          ControllerServiceCapability.RPC.Type.GET_CAPACITY,
-          ControllerServiceCapability.RPC.Type.GET_VOLUME,
-          ControllerServiceCapability.RPC.Type.VOLUME_CONDITION,
-          ControllerServiceCapability.RPC.Type.SINGLE_NODE_MULTI_WRITER);
 
   private final DriverConfig config;
   private final VolumeManager volumes;
@@ -226,17 +214,7 @@ public final class ControllerService extends ControllerGrpc.ControllerImplBase {
         null,
         observer,
         () -> {
-          ControllerGetCapabilitiesResponse.Builder response =
-              ControllerGetCapabilitiesResponse.newBuilder();
-          CAPABILITIES.forEach(
-              type -> response.addCapabilitiesBuilder().getRpcBuilder().setType(type));
-          if (!config.nodeExpansion()) {
-            response
-                .addCapabilitiesBuilder()
-                .getRpcBuilder()
-                .setType(ControllerServiceCapability.RPC.Type.EXPAND_VOLUME);
-          }
-          return response.build();
+          return ControllerCapabilities.response(config.nodeExpansion());
         });
   }
 
@@ -297,6 +275,21 @@ public final class ControllerService extends ControllerGrpc.ControllerImplBase {
               .setCapacityBytes(record.sizeBytes())
               .setNodeExpansionRequired(true)
               .build();
+        });
+  }
+
+  @Override
+  public void controllerModifyVolume(
+      ControllerModifyVolumeRequest request,
+      StreamObserver<ControllerModifyVolumeResponse> observer) {
+    Rpc.unary(
+        "ControllerModifyVolume",
+        request.getVolumeId(),
+        observer,
+        () -> {
+          IoMode mode = MutableParameters.requested(request.getMutableParametersMap());
+          volumes.modifier().setIoMode(Requests.volumeId(request.getVolumeId()), mode);
+          return ControllerModifyVolumeResponse.getDefaultInstance();
         });
   }
 }

@@ -10,6 +10,7 @@ import io.thinvol.driver.core.CsiException;
 import io.thinvol.driver.core.NodeManager;
 import io.thinvol.driver.core.VolumeSpec;
 import io.thinvol.driver.host.FsType;
+import io.thinvol.driver.host.IoMode;
 import io.thinvol.driver.store.AccessType;
 import io.thinvol.driver.store.ContentSource;
 import java.util.HashSet;
@@ -56,15 +57,29 @@ final class VolumeSpecs {
         accessType,
         fsType,
         source(request),
-        parameters);
+        parameters,
+        ioMode(parameters, request.getMutableParametersSpecMap()));
+  }
+
+  /** The mutable parameters (a VolumeAttributesClass) take precedence over the StorageClass's. */
+  private static IoMode ioMode(Map<String, String> parameters, Map<String, String> mutable) {
+    MutableParameters.requireOnlyMutable(mutable, "mutable_parameters");
+    return MutableParameters.ioMode(mutable, "mutable_parameters")
+        .or(() -> MutableParameters.ioMode(parameters, "parameter"))
+        .orElse(MutableParameters.DEFAULT_IO_MODE);
   }
 
   private static Map<String, String> parameters(Map<String, String> given) {
     List<String> unknown =
-        given.keySet().stream().filter(key -> !key.startsWith(KUBERNETES_PREFIX)).sorted().toList();
+        given.keySet().stream()
+            .filter(key -> !key.startsWith(KUBERNETES_PREFIX))
+            .filter(key -> !key.equals(MutableParameters.IO_MODE))
+            .sorted()
+            .toList();
     if (!unknown.isEmpty()) {
       throw CsiException.invalidArgument(
-          "unknown StorageClass parameters %s; thinvol accepts only %s", unknown, FSTYPE_PARAMETER);
+          "unknown StorageClass parameters %s; thinvol accepts only %s and %s",
+          unknown, FSTYPE_PARAMETER, MutableParameters.IO_MODE);
     }
     return new TreeMap<>(given);
   }

@@ -75,20 +75,32 @@ public final class LoopDevices {
     return devices;
   }
 
-  /** The read-write loop device for {@code image}, attaching one if none is attached. */
+  /** The read-write loop device for {@code image}, attaching a buffered one if none is attached. */
   public LoopDevice attach(Path image) {
-    return find(image).orElseGet(() -> attachNew(image, false));
+    return attach(image, IoMode.BUFFERED);
   }
 
-  /** The read-only loop device for {@code image}, attaching one if none is attached. */
-  public LoopDevice attachReadOnly(Path image) {
-    return findReadOnly(image).orElseGet(() -> attachNew(image, true));
+  /**
+   * The read-write loop device for {@code image}, attaching one in {@code mode} if none is attached
+   * (a device found attached keeps its mode). The kernel may decline direct I/O for an image on a
+   * filesystem without O_DIRECT: {@link #ioMode} tells what the device does.
+   */
+  public LoopDevice attach(Path image, IoMode mode) {
+    return find(image).orElseGet(() -> attachNew(image, false, mode));
   }
 
-  private LoopDevice attachNew(Path image, boolean readOnly) {
+  /** The read-only loop device for {@code image}, attaching one in {@code mode} if none is. */
+  public LoopDevice attachReadOnly(Path image, IoMode mode) {
+    return findReadOnly(image).orElseGet(() -> attachNew(image, true, mode));
+  }
+
+  private LoopDevice attachNew(Path image, boolean readOnly, IoMode mode) {
     List<String> argv = new ArrayList<>(List.of("losetup", "--find", "--show"));
     if (readOnly) {
       argv.add("--read-only");
+    }
+    if (mode == IoMode.DIRECT) {
+      argv.add("--direct-io=on");
     }
     argv.add(image.toAbsolutePath().toString());
     Path device = Path.of(runner.run(TIMEOUT, argv).stdout().strip());
@@ -100,6 +112,26 @@ public final class LoopDevices {
   /** Makes the kernel re-read the size of the backing file (after the image grew). */
   public void refreshSize(LoopDevice device) {
     runner.run(TIMEOUT, List.of("losetup", "--set-capacity", device.path().toString()));
+  }
+
+  /**
+   * Switches an attached device to {@code mode} while it is in use: the kernel writes the image's
+   * dirty pages back before it goes direct and holds I/O while it switches. Fails when the image's
+   * filesystem does not allow direct I/O.
+   */
+  public void setIoMode(LoopDevice device, IoMode mode) {
+    String flag = mode == IoMode.DIRECT ? "--direct-io=on" : "--direct-io=off";
+    runner.run(TIMEOUT, List.of("losetup", flag, device.path().toString()));
+  }
+
+  /** How the device reaches its image now, as the kernel reports it. */
+  public IoMode ioMode(LoopDevice device) {
+    Path dio = SYS_BLOCK.resolve(device.name()).resolve("loop/dio");
+    try {
+      return "1".equals(Files.readString(dio).strip()) ? IoMode.DIRECT : IoMode.BUFFERED;
+    } catch (IOException e) {
+      throw new HostCommandException("cannot read " + dio, e);
+    }
   }
 
   public void detach(LoopDevice device) {

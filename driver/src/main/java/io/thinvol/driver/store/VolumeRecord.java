@@ -13,6 +13,9 @@ import java.util.Map;
  * @param formatted whether the image holds a filesystem the driver made (set durably after its
  *     mkfs, or inherited from the source of a snapshot or clone): only a volume that is not may be
  *     formatted. Null for block volumes, and in records written before the field existed
+ * @param ioMode how its loop devices reach the image ({@code direct} or {@code buffered}); a
+ *     StorageClass parameter that ControllerModifyVolume may change. Null in records written before
+ *     the field existed, whose devices were always attached buffered
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record VolumeRecord(
@@ -26,7 +29,8 @@ public record VolumeRecord(
     String createdAt,
     Map<String, String> parameters,
     boolean growFilesystemPending,
-    Boolean formatted) {
+    Boolean formatted,
+    String ioMode) {
 
   public static final int SCHEMA_VERSION = 1;
 
@@ -42,7 +46,8 @@ public record VolumeRecord(
         createdAt,
         parameters,
         growPending,
-        formatted);
+        formatted,
+        ioMode);
   }
 
   public VolumeRecord withGrowFilesystemPending(boolean pending) {
@@ -61,6 +66,23 @@ public record VolumeRecord(
         createdAt,
         parameters,
         growFilesystemPending,
-        true);
+        true,
+        ioMode);
+  }
+
+  public VolumeRecord withIoMode(String newIoMode) {
+    return new VolumeRecord(
+        schemaVersion,
+        id,
+        name,
+        sizeBytes,
+        accessType,
+        fsType,
+        contentSource,
+        createdAt,
+        parameters,
+        growFilesystemPending,
+        formatted,
+        newIoMode);
   }
 }

@@ -9,7 +9,6 @@ import csi.v1.ControllerExpandVolumeRequest;
 import csi.v1.ControllerGetCapabilitiesRequest;
 import csi.v1.ControllerGetVolumeRequest;
 import csi.v1.ControllerGrpc;
-import csi.v1.ControllerModifyVolumeRequest;
 import csi.v1.ControllerPublishVolumeRequest;
 import csi.v1.ControllerServiceCapability;
 import csi.v1.ControllerUnpublishVolumeRequest;
@@ -377,10 +376,9 @@ class ControllerConformanceTest {
             ControllerServiceCapability.RPC.Type.CREATE_DELETE_VOLUME,
             ControllerServiceCapability.RPC.Type.GET_CAPACITY,
             ControllerServiceCapability.RPC.Type.LIST_VOLUMES,
-            ControllerServiceCapability.RPC.Type.EXPAND_VOLUME)
-        .doesNotContain(
-            ControllerServiceCapability.RPC.Type.PUBLISH_UNPUBLISH_VOLUME,
-            ControllerServiceCapability.RPC.Type.MODIFY_VOLUME);
+            ControllerServiceCapability.RPC.Type.EXPAND_VOLUME,
+            ControllerServiceCapability.RPC.Type.MODIFY_VOLUME)
+        .doesNotContain(ControllerServiceCapability.RPC.Type.PUBLISH_UNPUBLISH_VOLUME);
     assertCode(
         Status.Code.UNIMPLEMENTED,
         () ->
@@ -391,10 +389,6 @@ class ControllerConformanceTest {
         () ->
             controller.controllerUnpublishVolume(
                 ControllerUnpublishVolumeRequest.getDefaultInstance()));
-    assertCode(
-        Status.Code.UNIMPLEMENTED,
-        () ->
-            controller.controllerModifyVolume(ControllerModifyVolumeRequest.getDefaultInstance()));
   }
 
   @Test

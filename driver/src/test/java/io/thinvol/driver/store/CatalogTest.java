@@ -38,6 +38,7 @@ class CatalogTest {
         "2026-11-22T00:00:00Z",
         Map.of(),
         false,
+        null,
         null);
   }
 

@@ -205,7 +205,11 @@ public final class NodeDaemonSetModel {
         .build();
   }
 
-  /** One active resizer (leader-elected): it only records new sizes, nodes do the growing. */
+  /**
+   * One active resizer (leader-elected): it only records new sizes, nodes do the growing. Its
+   * ModifyVolume (VolumeAttributesClass) is on by default from v2.0; the gate keeps it on with an
+   * older image set in spec.images.
+   */
   private static Container resizer(Images images) {
     return sidecar("csi-resizer", images.resizer())
         .withArgs(
@@ -213,6 +217,7 @@ public final class NodeDaemonSetModel {
             "--leader-election=true",
             "--leader-election-namespace=$(NAMESPACE)",
             "--handle-volume-inuse-error=false",
+            "--feature-gates=VolumeAttributesClass=true",
             "--timeout=120s")
         .withEnv(fieldEnv("NAMESPACE", "metadata.namespace"))
         .withVolumeMounts(mount("socket-dir", "/csi", null))

@@ -18,6 +18,7 @@ public final class StorageClassModel {
 
   static final String DEFAULT_CLASS_ANNOTATION = "storageclass.kubernetes.io/is-default-class";
   static final String FSTYPE = "csi.storage.k8s.io/fstype";
+  static final String IO_MODE = "ioMode";
 
   /** Shown by the OpenShift console and {@code kubectl describe storageclass}. */
   static final String DESCRIPTION_ANNOTATION = "description";
@@ -50,6 +51,7 @@ public final class StorageClassModel {
     Map<String, String> parameters = new TreeMap<>();
     parameters.put(FSTYPE, effective.filesystem());
     Optional.ofNullable(spec.getParameters()).ifPresent(parameters::putAll);
+    Optional.ofNullable(spec.getIoMode()).ifPresent(mode -> parameters.put(IO_MODE, mode.value()));
     Map<String, String> annotations = new TreeMap<>();
     if (Boolean.TRUE.equals(spec.getIsDefault())) {
       annotations.put(DEFAULT_CLASS_ANNOTATION, "true");
