@@ -86,12 +86,18 @@ public final class LoopDevices {
   }
 
   private LoopDevice attachNew(Path image, boolean readOnly) {
-    List<String> argv = new ArrayList<>(List.of("losetup", "--find", "--show"));
+    List<String> shown = new ArrayList<>(List.of("LOOP_CONFIGURE"));
     if (readOnly) {
-      argv.add("--read-only");
+      shown.add("--read-only");
     }
-    argv.add(image.toAbsolutePath().toString());
-    Path device = Path.of(runner.run(TIMEOUT, argv).stdout().strip());
+    shown.add(image.toAbsolutePath().toString());
+    HostCall<Path> attach =
+        HostCall.of(shown, () -> LoopControl.attach(image, readOnly))
+            .meaning(
+                Errno.EBUSY,
+                "is busy: other processes took every free loop device first; try again")
+            .undoneLateBy(LoopControl::detach);
+    Path device = runner.call(TIMEOUT, attach);
     return describe(SYS_BLOCK.resolve(device.getFileName().toString()))
         .orElseThrow(
             () -> new HostCommandException(device + " was detached right after attaching it"));
@@ -99,11 +105,37 @@ public final class LoopDevices {
 
   /** Makes the kernel re-read the size of the backing file (after the image grew). */
   public void refreshSize(LoopDevice device) {
-    runner.run(TIMEOUT, List.of("losetup", "--set-capacity", device.path().toString()));
+    runner.call(
+        TIMEOUT,
+        HostCall.action(
+            List.of("LOOP_SET_CAPACITY", device.path().toString()),
+            () -> LoopControl.refreshCapacity(device.path())));
   }
 
+  /** Switches direct I/O from the device to its backing file on or off. */
+  public void setDirectIo(LoopDevice device, boolean on) {
+    runner.call(
+        TIMEOUT,
+        HostCall.action(
+                List.of("LOOP_SET_DIRECT_IO", on ? "on" : "off", device.path().toString()),
+                () -> LoopControl.directIo(device.path(), on))
+            .meaning(
+                Errno.EINVAL,
+                "cannot do direct I/O to its file: the data dir's filesystem does not support"
+                    + " O_DIRECT, or its logical block size differs from the device's"));
+  }
+
+  /**
+   * Detaches the device. One still mounted or open is detached by the kernel once it is no longer
+   * used, as with {@code losetup --detach}.
+   */
   public void detach(LoopDevice device) {
-    runner.run(TIMEOUT, List.of("losetup", "--detach", device.path().toString()));
+    runner.call(
+        TIMEOUT,
+        HostCall.action(
+                List.of("LOOP_CLR_FD", device.path().toString()),
+                () -> LoopControl.detach(device.path()))
+            .meaning(Errno.ENXIO, "has no file attached (any more)"));
   }
 
   /** Detaches the read-write device backed by {@code image}; nothing when none is attached. */
