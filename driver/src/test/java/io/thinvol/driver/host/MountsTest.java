@@ -108,16 +108,16 @@ class MountsTest {
     Path other = Files.createDirectories(root.resolve("other"));
     try {
       assertThatThrownBy(() -> mounts.mount(empty.path(), other, "ext4", List.of()))
-        .hasMessage(
-            "mount -t ext4 "
-                + empty.path()
-                + " "
-                + other
-                + " failed: "
-                + other
-                + " was refused: the filesystem on "
-                + empty.path()
-                + " is damaged or not ext4, or a mount option is unknown (see dmesg) (EINVAL)");
+          .hasMessage(
+              "mount -t ext4 "
+                  + empty.path()
+                  + " "
+                  + other
+                  + " failed: "
+                  + other
+                  + " was refused: the filesystem on "
+                  + empty.path()
+                  + " is damaged or not ext4, or a mount option is unknown (see dmesg) (EINVAL)");
     } finally {
       loops.detach(empty);
     }

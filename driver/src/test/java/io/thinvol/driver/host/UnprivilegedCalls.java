@@ -5,8 +5,8 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * Makes a bind mount and unmounts a mount its parent made, printing what each failure said: run
- * by {@link PrivilegesTest} in a child process without CAP_SYS_ADMIN.
+ * Makes a bind mount and unmounts a mount its parent made, printing what each failure said: run by
+ * {@link PrivilegesTest} in a child process without CAP_SYS_ADMIN.
  */
 public final class UnprivilegedCalls {
 
