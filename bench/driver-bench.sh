@@ -5,8 +5,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-./mvnw -B -q -DskipTests install
-./mvnw -B -q -pl driver dependency:build-classpath -Dmdep.outputFile=target/bench.cp -Dmdep.includeScope=test
+# package, never install: other checkouts on this machine share ~/.m2
+./mvnw -B -q -DskipTests -pl driver -am package dependency:build-classpath \
+  -Dmdep.outputFile=target/bench.cp -Dmdep.includeScope=test
 cp="driver/target/test-classes:driver/target/classes:$(cat driver/target/bench.cp)"
 jar="$(ls driver/target/thinvol-driver-*-all.jar | head -n 1)"
 work="$(mktemp -d /var/tmp/thinvol-bench-XXXXXX)"

@@ -36,13 +36,13 @@ public final class DriverHarness implements AutoCloseable {
   private AddonsClient addons;
 
   public DriverHarness() throws IOException {
-    this(Files.createTempDirectory("thinvol-test-"), null, null, 1000, 1.0, false, "fstrim");
+    this(Files.createTempDirectory("thinvol-test-"), null, null, 1000, 1.0, false, "FITRIM");
   }
 
   /** A driver that grows images in NodeExpandVolume (--expansion=node). */
   public static DriverHarness withNodeExpansion() throws IOException {
     return new DriverHarness(
-        Files.createTempDirectory("thinvol-test-"), null, null, 1000, 1.0, true, "fstrim");
+        Files.createTempDirectory("thinvol-test-"), null, null, 1000, 1.0, true, "FITRIM");
   }
 
   /**
@@ -70,7 +70,7 @@ public final class DriverHarness implements AutoCloseable {
         1000,
         overprovisionRatio,
         false,
-        "fstrim");
+        "FITRIM");
   }
 
   /**
@@ -87,7 +87,7 @@ public final class DriverHarness implements AutoCloseable {
           maxVolumes,
           1.0,
           false,
-          "fstrim");
+          "FITRIM");
     } catch (IOException | RuntimeException e) {
       fs.close();
       throw e;

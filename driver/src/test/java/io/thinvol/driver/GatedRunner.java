@@ -2,6 +2,7 @@ package io.thinvol.driver;
 
 import io.thinvol.driver.host.CommandResult;
 import io.thinvol.driver.host.CommandRunner;
+import io.thinvol.driver.host.HostCall;
 import io.thinvol.driver.host.ProcessCommandRunner;
 import java.time.Duration;
 import java.util.List;
@@ -10,11 +11,11 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The real runner, with two controls over one command (a program such as {@code fstrim}, or the
- * start of a command line such as {@code cp --sparse=always}) so a test can keep a call in flight:
- * {@link #hold()} makes it wait at a gate until {@link #release()}, {@link #hang()} replaces it by
- * a command that never ends, so the real timeout has to kill it. It records every command that
- * ended, in order ({@link #finished()}).
+ * The real runner, with two controls over one command or system call (a program such as {@code
+ * mkfs.ext4}, a call such as {@code FITRIM}, or the start of a command line such as {@code cp
+ * --sparse=always}) so a test can keep it in flight: {@link #hold()} makes it wait at a gate until
+ * {@link #release()}, {@link #hang()} replaces it by one that never ends, so the real timeout has
+ * to end it. It records every command and call that ended, in order ({@link #finished()}).
  */
 public final class GatedRunner implements CommandRunner {
 
@@ -72,10 +73,38 @@ public final class GatedRunner implements CommandRunner {
     }
   }
 
+  @Override
+  public <T> T call(Duration timeout, HostCall<T> call) {
+    try {
+      if (!gated(call.shown())) {
+        return real.call(timeout, call);
+      }
+      awaitGate();
+      return real.call(timeout, hang ? call.doing(GatedRunner::never) : call);
+    } finally {
+      finished.add(call.shown());
+    }
+  }
+
+  /** Stands in for a system call that never returns; only an interrupt ends it. */
+  private static <T> T never() throws InterruptedException {
+    new CountDownLatch(1).await();
+    throw new AssertionError("unreachable");
+  }
+
+  private boolean gated(List<String> argv) {
+    return (String.join(" ", argv) + " ").startsWith(program + " ");
+  }
+
   private List<String> intercept(List<String> argv) {
-    if (!(String.join(" ", argv) + " ").startsWith(program + " ")) {
+    if (!gated(argv)) {
       return argv;
     }
+    awaitGate();
+    return hang ? List.of("sleep", "600") : argv;
+  }
+
+  private void awaitGate() {
     CountDownLatch held = gate;
     if (held != null) {
       arrived.countDown();
@@ -85,6 +114,5 @@ public final class GatedRunner implements CommandRunner {
         Thread.currentThread().interrupt();
       }
     }
-    return hang ? List.of("sleep", "600") : argv;
   }
 }

@@ -142,7 +142,7 @@ final class NodeAttachments {
     try {
       host.mounts().unmount(path);
     } catch (HostCommandException e) {
-      if (e.stderrContains("busy")) {
+      if (e.isBusy()) {
         throw CsiException.failedPrecondition(
             "%s (volume %s) is busy: a process still uses it; %s", path, volumeId, e.getMessage());
       }

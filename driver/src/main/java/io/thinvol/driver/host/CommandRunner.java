@@ -4,8 +4,10 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * The single seam through which the driver runs host programs (losetup, mkfs, mount, ...). Tests
- * use the real implementation; the interface exists so a test can observe or fail a call.
+ * The single seam through which the driver does host work: programs it runs (mkfs, fsck, the resize
+ * tools, ...) and system calls it makes itself ({@link HostCall}: loop devices, mounts, trims,
+ * freezes, syncs). Tests use the real implementation; the interface exists so a test can observe or
+ * fail a call.
  */
 public interface CommandRunner {
 
@@ -14,4 +16,13 @@ public interface CommandRunner {
 
   /** Runs {@code argv} and returns the result whatever the exit code (timeouts still throw). */
   CommandResult runAllowingFailure(Duration timeout, List<String> argv);
+
+  /**
+   * Makes the system calls of {@code call}, waiting at most {@code timeout}; a failure throws
+   * {@link HostCommandException} with the errno's meaning, a timeout one that {@link
+   * HostCommandException#isTimeout() is a timeout}.
+   */
+  default <T> T call(Duration timeout, HostCall<T> call) {
+    return SystemCalls.call(timeout, call);
+  }
 }

@@ -9,11 +9,13 @@ import java.util.List;
 
 /**
  * Giving freed blocks back to the data dir. Both ways only ever remove blocks whose content nobody
- * needs: {@code fstrim} asks a mounted filesystem to discard its free blocks (the loop device turns
- * discards into holes in the image), and {@code fallocate --dig-holes} replaces all-zero ranges of
- * an image with holes, which read back as the same zeros.
+ * needs: a trim (FITRIM) asks a mounted filesystem to discard its free blocks (the loop device
+ * turns discards into holes in the image), and digging holes replaces all-zero ranges of an image
+ * with holes, which read back as the same zeros.
  */
 public final class Discards {
+
+  private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(30);
 
   private final CommandRunner runner;
 
@@ -21,14 +23,29 @@ public final class Discards {
     this.runner = runner;
   }
 
-  /** Discards the free blocks of the filesystem mounted at {@code mountPoint}. */
-  public void trim(Path mountPoint, Duration timeout) {
-    runner.run(timeout, List.of("fstrim", mountPoint.toString()));
+  /**
+   * Discards the free blocks of the filesystem mounted at {@code mountPoint}; returns the bytes the
+   * filesystem discarded. The trim goes a range at a time, so a deadline stops it between ranges.
+   */
+  public long trim(Path mountPoint, Duration timeout) {
+    return runner.call(
+        timeout,
+        HostCall.of(List.of("FITRIM", mountPoint.toString()), () -> Trim.run(mountPoint))
+            .meaning(
+                Errno.EOPNOTSUPP,
+                "does not support discards: its filesystem or device cannot free blocks")
+            .stoppedAtDeadline());
   }
 
-  /** Turns every all-zero range of {@code image} into a hole; its content is unchanged. */
+  /**
+   * Turns every all-zero range of {@code image} into a hole; its content is unchanged. Nothing may
+   * write to the image meanwhile (it is attached nowhere): a range read as zeros is punched after.
+   */
   public void digHoles(Path image, Duration timeout) {
-    runner.run(timeout, List.of("fallocate", "--dig-holes", image.toString()));
+    runner.call(
+        timeout,
+        HostCall.action(List.of("dig-holes", image.toString()), () -> HoleDigger.dig(image))
+            .stoppedAtDeadline());
   }
 
   /**
@@ -42,19 +59,12 @@ public final class Discards {
         file.write(new byte[16 * 1024]);
         file.getFD().sync();
       }
-      return runner
-          .runAllowingFailure(
-              Duration.ofSeconds(30),
-              List.of(
-                  "fallocate",
-                  "--punch-hole",
-                  "--offset",
-                  "0",
-                  "--length",
-                  "8192",
-                  probe.toString()))
-          .succeeded();
-    } catch (IOException e) {
+      runner.call(
+          PROBE_TIMEOUT,
+          HostCall.action(
+              List.of("PUNCH_HOLE", probe.toString()), () -> HoleDigger.punch(probe, 0, 8192)));
+      return true;
+    } catch (IOException | HostCommandException e) {
       return false;
     } finally {
       try {

@@ -1,5 +1,7 @@
 package io.thinvol.driver.host;
 
+import com.sun.jna.LastErrorException;
+import com.sun.jna.Memory;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -11,6 +13,9 @@ import java.util.Map;
 public final class FileStats {
 
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
+  // struct stat (x86-64 and arm64 alike): st_blocks, in 512-byte units, at offset 64 of 144 bytes
+  private static final int STAT_SIZE = 144;
+  private static final int ST_BLOCKS = 64;
 
   private final CommandRunner runner;
 
@@ -20,22 +25,19 @@ public final class FileStats {
 
   /** statfs of the filesystem holding {@code path}. */
   public FsUsage filesystem(Path path) {
-    // %S fundamental block size, %b total blocks, %f free, %a available, %c inodes, %d free inodes
-    String out =
-        runner
-            .run(
-                TIMEOUT,
-                List.of("stat", "--file-system", "--format", "%S %b %f %a %c %d", path.toString()))
-            .stdout()
-            .strip();
-    String[] f = out.split("\\s+");
-    long block = Long.parseLong(f[0]);
-    long total = Long.parseLong(f[1]) * block;
-    long free = Long.parseLong(f[2]) * block;
-    long available = Long.parseLong(f[3]) * block;
-    long inodes = Long.parseLong(f[4]);
-    long freeInodes = Long.parseLong(f[5]);
-    return new FsUsage(total, available, total - free, inodes, freeInodes, inodes - freeInodes);
+    StatFs fs =
+        runner.call(
+            TIMEOUT, HostCall.of(List.of("statfs", path.toString()), () -> StatFs.of(path)));
+    long block = fs.blockSize();
+    long total = fs.blocks() * block;
+    long free = fs.freeBlocks() * block;
+    return new FsUsage(
+        total,
+        fs.availableBlocks() * block,
+        total - free,
+        fs.inodes(),
+        fs.freeInodes(),
+        fs.inodes() - fs.freeInodes());
   }
 
   /**
@@ -43,29 +45,33 @@ public final class FileStats {
    * occupies nothing.
    */
   public Map<Path, Long> allocatedBytes(List<Path> files) {
-    Map<Path, Long> sizes = new HashMap<>();
     if (files.isEmpty()) {
-      return sizes;
+      return new HashMap<>();
     }
-    List<String> argv = new ArrayList<>(List.of("stat", "--format", "%b %B %n", "--"));
-    files.forEach(file -> argv.add(file.toString()));
-    CommandResult result = runner.runAllowingFailure(TIMEOUT, argv);
-    for (String line : result.stdout().split("\n")) {
-      String[] f = line.strip().split(" ", 3);
-      if (f.length == 3) {
-        sizes.put(Path.of(f[2]), Long.parseLong(f[0]) * Long.parseLong(f[1]));
-      }
-    }
-    if (!result.succeeded()
-        && sizes.isEmpty()
-        && files.stream().anyMatch(java.nio.file.Files::exists)) {
-      throw new HostCommandException(result.describe(), result);
-    }
-    return sizes;
+    List<String> shown = new ArrayList<>(List.of("stat"));
+    files.forEach(file -> shown.add(file.toString()));
+    return runner.call(TIMEOUT, HostCall.of(shown, () -> allocated(files)));
   }
 
   /** Bytes one file occupies on disk; 0 when it does not exist. */
   public long allocatedBytes(Path file) {
     return allocatedBytes(List.of(file)).getOrDefault(file, 0L);
+  }
+
+  private static Map<Path, Long> allocated(List<Path> files) {
+    Map<Path, Long> sizes = new HashMap<>();
+    try (Memory stat = new Memory(STAT_SIZE)) {
+      for (Path file : files) {
+        try {
+          Libc.INSTANCE.stat(file.toString(), stat);
+          sizes.put(file, stat.getLong(ST_BLOCKS) * 512);
+        } catch (LastErrorException e) {
+          if (e.getErrorCode() != Errno.ENOENT) {
+            throw Errno.on(file, e);
+          }
+        }
+      }
+    }
+    return sizes;
   }
 }

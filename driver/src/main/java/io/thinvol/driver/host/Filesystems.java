@@ -1,5 +1,6 @@
 package io.thinvol.driver.host;
 
+import com.sun.jna.NativeLong;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -8,7 +9,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
-/** Filesystem tools for ext4 and xfs: probe, create, grow, check, freeze. */
+/**
+ * Filesystem tools for ext4 and xfs: probe, create, grow and check run programs; sync, freeze and
+ * thaw are system calls.
+ */
 public final class Filesystems {
 
   private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(30);
@@ -18,6 +22,9 @@ public final class Filesystems {
   // Whichever comes first: a full data dir freed within half a minute loses nothing.
   private static final String XFS_MAX_RETRIES = "600";
   private static final String XFS_RETRY_TIMEOUT_SECONDS = "30";
+
+  private static final NativeLong FIFREEZE = new NativeLong(0xC0045877L);
+  private static final NativeLong FITHAW = new NativeLong(0xC0045878L);
 
   private static final Path SYS_FS_XFS = Path.of("/sys/fs/xfs");
 
@@ -103,7 +110,15 @@ public final class Filesystems {
 
   /** Writes out the filesystem's dirty data and commits its journal (syncfs). */
   public void sync(Path mountPoint, Duration timeout) {
-    runner.run(timeout, List.of("sync", "--file-system", mountPoint.toString()));
+    runner.call(
+        timeout,
+        HostCall.action(
+            List.of("syncfs", mountPoint.toString()),
+            () -> {
+              try (OpenFile fs = OpenFile.directory(mountPoint)) {
+                Libc.INSTANCE.syncfs(fs.fd());
+              }
+            }));
   }
 
   /**
@@ -129,17 +144,42 @@ public final class Filesystems {
 
   /**
    * Freezes a mounted filesystem (FIFREEZE): dirty data is written out, then every write blocks
-   * until {@link #thaw}. Returns only once the command has ended, so a freeze that timed out has
-   * either happened or not when this throws, never later.
+   * until {@link #thaw}. A freeze that takes effect after its timeout is thawed right away, so when
+   * this throws the filesystem is not (or not for long) frozen by it.
    */
   public void freeze(Path mountPoint, Duration timeout) {
-    runner.run(timeout, List.of("fsfreeze", "--freeze", mountPoint.toString()));
+    runner.call(
+        timeout,
+        HostCall.action(List.of("FIFREEZE", mountPoint.toString()), () -> freezeIoctl(mountPoint))
+            .meaning(Errno.EBUSY, "is frozen already (by another freeze)")
+            .meaning(Errno.EOPNOTSUPP, "cannot be frozen: its filesystem does not support it")
+            .undoneLateBy(done -> thawIoctl(mountPoint)));
   }
 
   /** Thaws a frozen filesystem; false when it was not frozen (or is gone). */
   public boolean thaw(Path mountPoint) {
-    return runner
-        .runAllowingFailure(PROBE_TIMEOUT, List.of("fsfreeze", "--unfreeze", mountPoint.toString()))
-        .succeeded();
+    try {
+      runner.call(
+          PROBE_TIMEOUT,
+          HostCall.action(List.of("FITHAW", mountPoint.toString()), () -> thawIoctl(mountPoint)));
+      return true;
+    } catch (HostCommandException e) {
+      if (e.isTimeout()) {
+        throw e;
+      }
+      return false;
+    }
+  }
+
+  private static void freezeIoctl(Path mountPoint) {
+    try (OpenFile fs = OpenFile.directory(mountPoint)) {
+      Libc.INSTANCE.ioctl(fs.fd(), FIFREEZE, 0L);
+    }
+  }
+
+  private static void thawIoctl(Path mountPoint) {
+    try (OpenFile fs = OpenFile.directory(mountPoint)) {
+      Libc.INSTANCE.ioctl(fs.fd(), FITHAW, 0L);
+    }
   }
 }

@@ -5,7 +5,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -20,8 +19,6 @@ import java.util.stream.Stream;
  */
 public final class HostCleanup {
 
-  private static final Duration TIMEOUT = Duration.ofSeconds(30);
-
   private HostCleanup() {}
 
   /** Returns what it found (each released if it could be); empty when nothing was held. */
@@ -30,13 +27,15 @@ public final class HostCleanup {
     List<String> leftovers = new ArrayList<>();
     List<MountEntry> mounts = new ArrayList<>(MountTable.read().under(directory));
     mounts.sort(Comparator.comparing((MountEntry m) -> m.mountPoint().getNameCount()).reversed());
+    Mounts unmounts = new Mounts(runner);
     for (MountEntry mount : mounts) {
-      CommandResult result =
-          runner.runAllowingFailure(TIMEOUT, List.of("umount", mount.mountPoint().toString()));
-      leftovers.add(
-          "mount "
-              + mount.mountPoint()
-              + (result.succeeded() ? "" : " (" + result.describe() + ")"));
+      String found = "mount " + mount.mountPoint();
+      try {
+        unmounts.unmount(mount.mountPoint());
+        leftovers.add(found);
+      } catch (HostCommandException e) {
+        leftovers.add(found + " (" + e.getMessage() + ")");
+      }
     }
     LoopDevices loops = new LoopDevices(runner);
     Path base = directory.toAbsolutePath().normalize();

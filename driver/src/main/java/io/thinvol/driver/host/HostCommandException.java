@@ -1,6 +1,9 @@
 package io.thinvol.driver.host;
 
-/** A host command failed, timed out or could not be started. The message names the command. */
+/**
+ * A host command or system call failed, timed out or could not be started. The message names the
+ * command or call and, for a system call, what its errno means.
+ */
 public class HostCommandException extends RuntimeException {
 
   private final transient CommandResult result;
@@ -30,6 +33,25 @@ public class HostCommandException extends RuntimeException {
   public HostCommandException(String message, Throwable cause) {
     super(message, cause);
     this.result = null;
+  }
+
+  /** A system call that failed with {@code errno}. */
+  HostCommandException(String message, int errno, Throwable cause) {
+    super(message, cause);
+    this.result = null;
+    this.errno = errno;
+  }
+
+  private int errno;
+
+  /** The errno of a failed system call; 0 for a command or a timeout. */
+  public int errno() {
+    return errno;
+  }
+
+  /** The target was in use (EBUSY, or a command saying so). */
+  public boolean isBusy() {
+    return errno == Errno.EBUSY || stderrContains("busy");
   }
 
   /** The finished command, or null when it never ran to completion. */

@@ -95,23 +95,39 @@ public final class LoopDevices {
   }
 
   private LoopDevice attachNew(Path image, boolean readOnly, IoMode mode) {
-    List<String> argv = new ArrayList<>(List.of("losetup", "--find", "--show"));
+    List<String> shown = new ArrayList<>(List.of("LOOP_CONFIGURE"));
     if (readOnly) {
-      argv.add("--read-only");
+      shown.add("--read-only");
     }
+    shown.add(image.toAbsolutePath().toString());
+    HostCall<Path> attach =
+        HostCall.of(shown, () -> LoopControl.attach(image, readOnly))
+            .meaning(
+                Errno.EBUSY,
+                "is busy: other processes took every free loop device first; try again")
+            .undoneLateBy(LoopControl::detach);
+    Path device = runner.call(TIMEOUT, attach);
+    LoopDevice attached =
+        describe(SYS_BLOCK.resolve(device.getFileName().toString()))
+            .orElseThrow(
+                () -> new HostCommandException(device + " was detached right after attaching it"));
     if (mode == IoMode.DIRECT) {
-      argv.add("--direct-io=on");
+      try {
+        setIoMode(attached, mode);
+      } catch (HostCommandException e) {
+        // the device works buffered; the caller sees the mode through ioMode() and warns
+      }
     }
-    argv.add(image.toAbsolutePath().toString());
-    Path device = Path.of(runner.run(TIMEOUT, argv).stdout().strip());
-    return describe(SYS_BLOCK.resolve(device.getFileName().toString()))
-        .orElseThrow(
-            () -> new HostCommandException(device + " was detached right after attaching it"));
+    return attached;
   }
 
   /** Makes the kernel re-read the size of the backing file (after the image grew). */
   public void refreshSize(LoopDevice device) {
-    runner.run(TIMEOUT, List.of("losetup", "--set-capacity", device.path().toString()));
+    runner.call(
+        TIMEOUT,
+        HostCall.action(
+            List.of("LOOP_SET_CAPACITY", device.path().toString()),
+            () -> LoopControl.refreshCapacity(device.path())));
   }
 
   /**
@@ -120,8 +136,16 @@ public final class LoopDevices {
    * filesystem does not allow direct I/O.
    */
   public void setIoMode(LoopDevice device, IoMode mode) {
-    String flag = mode == IoMode.DIRECT ? "--direct-io=on" : "--direct-io=off";
-    runner.run(TIMEOUT, List.of("losetup", flag, device.path().toString()));
+    boolean on = mode == IoMode.DIRECT;
+    runner.call(
+        TIMEOUT,
+        HostCall.action(
+                List.of("LOOP_SET_DIRECT_IO", on ? "on" : "off", device.path().toString()),
+                () -> LoopControl.directIo(device.path(), on))
+            .meaning(
+                Errno.EINVAL,
+                "cannot do direct I/O to its file: the data dir's filesystem does not support"
+                    + " O_DIRECT, or its logical block size differs from the device's"));
   }
 
   /** How the device reaches its image now, as the kernel reports it. */
@@ -134,8 +158,17 @@ public final class LoopDevices {
     }
   }
 
+  /**
+   * Detaches the device. One still mounted or open is detached by the kernel once it is no longer
+   * used, as with {@code losetup --detach}.
+   */
   public void detach(LoopDevice device) {
-    runner.run(TIMEOUT, List.of("losetup", "--detach", device.path().toString()));
+    runner.call(
+        TIMEOUT,
+        HostCall.action(
+                List.of("LOOP_CLR_FD", device.path().toString()),
+                () -> LoopControl.detach(device.path()))
+            .meaning(Errno.ENXIO, "has no file attached (any more)"));
   }
 
   /** Detaches the read-write device backed by {@code image}; nothing when none is attached. */

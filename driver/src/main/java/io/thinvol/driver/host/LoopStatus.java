@@ -43,7 +43,7 @@ final class LoopStatus {
       libc.ioctl(fd, LOOP_GET_STATUS64, info);
       return Optional.of(FileId.fromDeviceNumber(info.getLong(0), info.getLong(INODE_OFFSET)));
     } catch (LastErrorException e) {
-      if (e.getErrorCode() == Libc.ENXIO) {
+      if (e.getErrorCode() == Errno.ENXIO) {
         return Optional.empty(); // detached meanwhile
       }
       throw new HostCommandException(

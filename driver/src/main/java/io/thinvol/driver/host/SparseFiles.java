@@ -34,7 +34,7 @@ public final class SparseFiles {
     try {
       Libc.INSTANCE.truncate(file.toString(), size);
     } catch (LastErrorException e) {
-      if (e.getErrorCode() == Libc.EFBIG) {
+      if (e.getErrorCode() == Errno.EFBIG) {
         throw new TooLargeException(
             "the filesystem holding " + file + " does not allow a file of " + size + " bytes");
       }

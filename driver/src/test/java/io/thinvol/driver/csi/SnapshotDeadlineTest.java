@@ -52,8 +52,8 @@ class SnapshotDeadlineTest {
       assertThat(write.waitFor(10, TimeUnit.SECONDS)).as("the filesystem is thawed").isTrue();
       assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(15_000);
       assertThat(driver.gate().finished())
-          .contains(List.of("fsfreeze", "--freeze", staging.toString()))
-          .contains(List.of("fsfreeze", "--unfreeze", staging.toString()));
+          .contains(List.of("FIFREEZE", staging.toString()))
+          .contains(List.of("FITHAW", staging.toString()));
       assertThat(driver.dataDir().resolve("snapshots")).isEmptyDirectory();
       assertThat(driver.dataDir().resolve("frozen")).isEmptyDirectory();
       assertThat(
