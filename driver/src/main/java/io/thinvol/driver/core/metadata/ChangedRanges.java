@@ -30,6 +30,7 @@ final class ChangedRanges implements RangeCursor {
   private long position;
   private long pendingStart = -1;
   private long pendingEnd = -1;
+  private long bytesCompared;
 
   ChangedRanges(ImageExtents base, ImageExtents target, long capacity, long start, int block) {
     this.base = base;
@@ -96,9 +97,15 @@ final class ChangedRanges implements RangeCursor {
     compareBytes(at, to);
   }
 
+  /** Bytes read from each image so far: what sharing did not settle. */
+  long bytesCompared() {
+    return bytesCompared;
+  }
+
   private void compareBytes(long from, long to) throws IOException {
     for (long at = from; at < to; ) {
       int length = (int) Math.min(BUFFER, to - at);
+      bytesCompared += length;
       base.read(baseBytes.clear().limit(length), at);
       target.read(targetBytes.clear().limit(length), at);
       for (int offset = 0; offset < length; ) {
