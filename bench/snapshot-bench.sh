@@ -27,11 +27,14 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# The xfs data dir: a sparse 4 GiB file on this machine's disk, on a loop device.
-truncate -s 4G "$work/xfs.img"
+# Each data dir is a filesystem of its own (a sparse 4 GiB file on this machine's disk, on a
+# loop device), so that its usage counts the copies and nothing else the machine writes.
+truncate -s 4G "$work/xfs.img" "$work/ext4.img"
 mkfs.xfs -q -m reflink=1 "$work/xfs.img"
+mkfs.ext4 -q "$work/ext4.img"
 mkdir -p "$work/xfs" "$work/ext4"
 mount -o loop "$work/xfs.img" "$work/xfs"
+mount -o loop "$work/ext4.img" "$work/ext4"
 
 bench() { # label data-dir
   local dir="$work/$1-run"
@@ -46,7 +49,7 @@ bench() { # label data-dir
 }
 
 echo "thinvol snapshot benchmark ($(nproc) cores, $(uname -r), $runs runs; 1 GiB volume, 512 MiB written)"
-echo "cells: time / extra bytes on the data dir's filesystem (statfs, after syncfs)"
+echo "cells: time / extra bytes on the data dir's filesystem (statfs, settled after syncfs)"
 echo
 header="| data dir | copy |"; rule="|---|---|"
 for i in $(seq 1 "$runs"); do header="$header run $i |"; rule="$rule---|"; done

@@ -50,10 +50,7 @@ public final class SnapshotBenchmark {
         driver.add(measure(dataDir, () -> id[0] = csi.createSnapshot(name, volume)));
         csi.controller()
             .deleteSnapshot(DeleteSnapshotRequest.newBuilder().setSnapshotId(id[0]).build());
-        sparse.add(
-            measure(
-                dataDir,
-                () -> copy(image, copy, "--sparse=always", "--reflink=never")));
+        sparse.add(measure(dataDir, () -> copy(image, copy, "--sparse=always", "--reflink=never")));
         Files.delete(copy);
         reflink.add(measure(dataDir, () -> copy(image, copy, "--reflink=always")));
         Files.deleteIfExists(copy);
@@ -71,19 +68,36 @@ public final class SnapshotBenchmark {
 
   /** "time ms / extra MiB" of one step, with the data dir's writes settled before and after. */
   private static String measure(Path dataDir, Step step) throws Exception {
-    FileStore store = Files.getFileStore(dataDir);
-    run("sync", "-f", dataDir.toString());
-    long usedBefore = store.getTotalSpace() - store.getUnallocatedSpace();
+    long usedBefore = settledUsage(dataDir);
     long start = System.nanoTime();
     try {
       step.run();
     } catch (IOException e) {
-      return "fails (" + e.getMessage() + ")";
+      String message = e.getMessage();
+      return "fails (" + message.substring(message.lastIndexOf(": ") + 2) + ")";
     }
     long millis = (System.nanoTime() - start) / 1_000_000;
-    run("sync", "-f", dataDir.toString());
-    long extra = store.getTotalSpace() - store.getUnallocatedSpace() - usedBefore;
+    long extra = settledUsage(dataDir) - usedBefore;
     return String.format("%d ms / %.1f MiB", millis, extra / (double) MIB);
+  }
+
+  /**
+   * The bytes used on the data dir's filesystem once it has settled: xfs frees the blocks of a
+   * deleted file in the background, so one reading after a syncfs can still move.
+   */
+  private static long settledUsage(Path dataDir) throws Exception {
+    FileStore store = Files.getFileStore(dataDir);
+    long previous = -1;
+    for (int reading = 0; reading < 100; reading++) {
+      run("sync", "-f", dataDir.toString());
+      long used = store.getTotalSpace() - store.getUnallocatedSpace();
+      if (used == previous) {
+        return used;
+      }
+      previous = used;
+      Thread.sleep(200);
+    }
+    throw new IllegalStateException("the usage of " + dataDir + " does not settle");
   }
 
   /** A raw copy made durable as the driver makes its snapshots (file and directory synced). */
