@@ -2,20 +2,32 @@ package io.thinvol.operator;
 
 import io.fabric8.kubernetes.api.model.APIGroup;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.thinvol.operator.model.SnapshotMetadataService;
+import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 
-/** What the cluster offers, read once at start: it decides which optional objects to create. */
-public record ClusterFacts(boolean openShift, boolean snapshotApi) {
+/**
+ * What the cluster offers, read once at start: it decides which optional objects to create.
+ *
+ * @param snapshotMetadataApi the cluster serves the SnapshotMetadataService CRD in the version the
+ *     external-snapshot-metadata sidecar reads
+ */
+public record ClusterFacts(boolean openShift, boolean snapshotApi, boolean snapshotMetadataApi) {
 
   static final String OPENSHIFT_SECURITY = "security.openshift.io";
   static final String SNAPSHOTS = "snapshot.storage.k8s.io";
 
   public static ClusterFacts of(KubernetesClient client) {
-    Set<String> groups =
-        client.getApiGroups().getGroups().stream()
-            .map(APIGroup::getName)
-            .collect(Collectors.toSet());
-    return new ClusterFacts(groups.contains(OPENSHIFT_SECURITY), groups.contains(SNAPSHOTS));
+    List<APIGroup> served = client.getApiGroups().getGroups();
+    Set<String> groups = served.stream().map(APIGroup::getName).collect(Collectors.toSet());
+    return new ClusterFacts(
+        groups.contains(OPENSHIFT_SECURITY),
+        groups.contains(SNAPSHOTS),
+        served.stream()
+            .filter(group -> group.getName().equals(SnapshotMetadataService.GROUP))
+            .flatMap(group -> group.getVersions().stream())
+            .anyMatch(
+                version -> version.getGroupVersion().equals(SnapshotMetadataService.API_VERSION)));
   }
 }

@@ -16,6 +16,8 @@ import io.fabric8.openshift.api.model.SecurityContextConstraints;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.operator.model.Names;
 import io.thinvol.operator.model.Settings;
+import io.thinvol.operator.model.SnapshotMetadataModel;
+import io.thinvol.operator.model.SnapshotMetadataService;
 import io.thinvol.operator.model.VolumeSnapshotClass;
 import java.util.List;
 
@@ -51,6 +53,10 @@ final class Leftovers {
     }
     if (settings.snapshotApi()) {
       client.resources(VolumeSnapshotClass.class).withLabel(Names.BACKEND_LABEL, name).delete();
+    }
+    if (SnapshotMetadataModel.deployed(settings)) {
+      client.services().inNamespace(namespace).withLabel(Names.BACKEND_LABEL, name).delete();
+      client.resources(SnapshotMetadataService.class).withLabel(Names.BACKEND_LABEL, name).delete();
     }
     if (settings.openShift()) {
       client

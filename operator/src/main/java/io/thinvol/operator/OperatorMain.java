@@ -60,7 +60,8 @@ public final class OperatorMain {
             ownImage(client, namespace),
             facts.openShift(),
             facts.snapshotApi(),
-            audience);
+            audience,
+            facts.snapshotMetadataApi());
     Path tokenFile =
         env("THINVOL_ADDONS_TOKEN_FILE").map(Path::of).orElse(ProjectedToken.DEFAULT_FILE);
     GrpcReclaimCaller caller =

@@ -30,6 +30,10 @@ import io.thinvol.operator.dependent.NodeRoleDependent;
 import io.thinvol.operator.dependent.NodeSecurityContextConstraintsDependent;
 import io.thinvol.operator.dependent.NodeServiceAccountDependent;
 import io.thinvol.operator.dependent.OnOpenShift;
+import io.thinvol.operator.dependent.SnapshotMetadataApi;
+import io.thinvol.operator.dependent.SnapshotMetadataEndpointDependent;
+import io.thinvol.operator.dependent.SnapshotMetadataServiceDependent;
+import io.thinvol.operator.dependent.SnapshotMetadataTlsSecretDependent;
 import io.thinvol.operator.dependent.StorageClassesDependent;
 import io.thinvol.operator.dependent.VolumeSnapshotClassDependent;
 import io.thinvol.operator.model.ReconcileFailure;
@@ -84,6 +88,19 @@ import org.slf4j.LoggerFactory;
           activationCondition = VolumeSnapshotClassDependent.SnapshotApi.class,
           reconcilePrecondition = VolumeSnapshotClassDependent.Wanted.class,
           dependsOn = "csi-driver"),
+      @Dependent(
+          name = "snapshot-metadata-tls",
+          type = SnapshotMetadataTlsSecretDependent.class,
+          activationCondition = SnapshotMetadataApi.class),
+      @Dependent(
+          name = "snapshot-metadata-endpoint",
+          type = SnapshotMetadataEndpointDependent.class,
+          activationCondition = SnapshotMetadataApi.class),
+      @Dependent(
+          name = "snapshot-metadata-service",
+          type = SnapshotMetadataServiceDependent.class,
+          activationCondition = SnapshotMetadataApi.class,
+          dependsOn = {"snapshot-metadata-tls", "snapshot-metadata-endpoint"}),
       @Dependent(
           name = "storage-classes",
           type = StorageClassesDependent.class,

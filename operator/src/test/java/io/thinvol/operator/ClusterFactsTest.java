@@ -18,7 +18,12 @@ class ClusterFactsTest {
   private void groups(String... names) {
     var list = new APIGroupListBuilder();
     for (String name : names) {
-      list.addToGroups(new APIGroupBuilder().withName(name).build());
+      String[] groupVersion = name.split("/");
+      var group = new APIGroupBuilder().withName(groupVersion[0]);
+      if (groupVersion.length > 1) {
+        group.addNewVersion().withGroupVersion(name).withVersion(groupVersion[1]).endVersion();
+      }
+      list.addToGroups(group.build());
     }
     server.expect().get().withPath("/apis").andReturn(200, list.build()).once();
   }
@@ -26,12 +31,24 @@ class ClusterFactsTest {
   @Test
   void openShiftWithSnapshots() {
     groups("apps", "security.openshift.io", "snapshot.storage.k8s.io");
-    assertThat(ClusterFacts.of(client)).isEqualTo(new ClusterFacts(true, true));
+    assertThat(ClusterFacts.of(client)).isEqualTo(new ClusterFacts(true, true, false));
   }
 
   @Test
   void plainKubernetesWithoutSnapshotCrds() {
     groups("apps", "storage.k8s.io");
-    assertThat(ClusterFacts.of(client)).isEqualTo(new ClusterFacts(false, false));
+    assertThat(ClusterFacts.of(client)).isEqualTo(new ClusterFacts(false, false, false));
+  }
+
+  @Test
+  void snapshotMetadataServicesInTheSidecarsVersion() {
+    groups("snapshot.storage.k8s.io", "cbt.storage.k8s.io/v1beta1");
+    assertThat(ClusterFacts.of(client)).isEqualTo(new ClusterFacts(false, true, true));
+  }
+
+  @Test
+  void snapshotMetadataServicesOnlyInAnOlderVersion() {
+    groups("snapshot.storage.k8s.io", "cbt.storage.k8s.io/v1alpha1");
+    assertThat(ClusterFacts.of(client)).isEqualTo(new ClusterFacts(false, true, false));
   }
 }

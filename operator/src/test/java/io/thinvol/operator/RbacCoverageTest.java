@@ -15,6 +15,7 @@ import io.thinvol.api.v1alpha1.ReclaimSpaceJob;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.operator.model.OperatorRbac;
 import io.thinvol.operator.model.RbacModel;
+import io.thinvol.operator.model.SnapshotMetadataModel;
 import io.thinvol.testing.ApiRequest;
 import io.thinvol.testing.StrictApiServer;
 import java.util.Comparator;
@@ -145,7 +146,10 @@ class RbacCoverageTest extends MockClusterTest {
     Set<String> needed = new TreeSet<>();
     used.forEach(r -> needed.add(r.permission()));
     for (List<PolicyRule> nodeRules :
-        List.of(RbacModel.clusterRules(), RbacModel.namespaceRules())) {
+        List.of(
+            RbacModel.clusterRules(),
+            RbacModel.namespaceRules(),
+            SnapshotMetadataModel.clusterRules())) {
       nodeRules.forEach(rule -> names(rule).forEach(needed::add));
     }
     needed.addAll(UNEXERCISED.keySet());
@@ -159,6 +163,11 @@ class RbacCoverageTest extends MockClusterTest {
           && needed.contains("deletecollection " + resource)) {
         owned.add(resource);
       }
+    }
+    if (!SnapshotMetadataModel.deployed(settings())) {
+      // owned where the cluster serves them: RbacCoverageWithSnapshotMetadataTest
+      owned.add("core/services");
+      owned.add("cbt.storage.k8s.io/snapshotmetadataservices");
     }
     Set<String> granted = new TreeSet<>();
     cluster.forEach(rule -> granted.addAll(names(rule)));

@@ -12,6 +12,7 @@ import csi.v1.NodePublishVolumeRequest;
 import csi.v1.NodeStageVolumeRequest;
 import csi.v1.NodeUnpublishVolumeRequest;
 import csi.v1.NodeUnstageVolumeRequest;
+import csi.v1.SnapshotMetadataGrpc;
 import csi.v1.VolumeCapability;
 import csi.v1.VolumeContentSource;
 import io.grpc.ManagedChannel;
@@ -30,6 +31,7 @@ public final class CsiClient implements AutoCloseable {
   private final IdentityGrpc.IdentityBlockingStub identity;
   private final ControllerGrpc.ControllerBlockingStub controller;
   private final NodeGrpc.NodeBlockingStub node;
+  private final SnapshotMetadataGrpc.SnapshotMetadataBlockingStub snapshotMetadata;
 
   public CsiClient(Path socket) {
     this.eventLoops = UnixSockets.eventLoops(1);
@@ -37,6 +39,7 @@ public final class CsiClient implements AutoCloseable {
     this.identity = IdentityGrpc.newBlockingStub(channel);
     this.controller = ControllerGrpc.newBlockingStub(channel);
     this.node = NodeGrpc.newBlockingStub(channel);
+    this.snapshotMetadata = SnapshotMetadataGrpc.newBlockingStub(channel);
   }
 
   public IdentityGrpc.IdentityBlockingStub identity() {
@@ -49,6 +52,10 @@ public final class CsiClient implements AutoCloseable {
 
   public NodeGrpc.NodeBlockingStub node() {
     return node;
+  }
+
+  public SnapshotMetadataGrpc.SnapshotMetadataBlockingStub snapshotMetadata() {
+    return snapshotMetadata;
   }
 
   /** CreateVolume with a required size; {@code source} may be null. Returns the volume id. */

@@ -48,6 +48,7 @@ public final class IdentityService extends IdentityGrpc.IdentityImplBase {
                 .addCapabilities(service(PluginCapability.Service.Type.CONTROLLER_SERVICE))
                 .addCapabilities(
                     service(PluginCapability.Service.Type.VOLUME_ACCESSIBILITY_CONSTRAINTS))
+                .addCapabilities(service(PluginCapability.Service.Type.SNAPSHOT_METADATA_SERVICE))
                 .addCapabilities(
                     PluginCapability.newBuilder()
                         .setVolumeExpansion(

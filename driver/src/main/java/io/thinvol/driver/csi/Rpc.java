@@ -40,19 +40,24 @@ final class Rpc {
       observer.onNext(response);
       observer.onCompleted();
     } catch (RuntimeException e) {
-      Status status = toStatus(e);
-      if (e instanceof HostCommandException) {
-        log.error("failed: {}", status.getDescription()); // the message names command and stderr
-      } else if (status.getCode() == Status.Code.INTERNAL) {
-        log.error("failed: {}", status.getDescription(), e);
-      } else {
-        log.info("refused with {}: {}", status.getCode(), status.getDescription());
-      }
-      observer.onError(status.asRuntimeException());
+      fail(observer, e);
     } finally {
       MDC.remove(MDC_RPC);
       MDC.remove(MDC_VOLUME);
     }
+  }
+
+  /** Ends a call with the status {@code e} maps to, logged as its gravity deserves. */
+  static void fail(StreamObserver<?> observer, RuntimeException e) {
+    Status status = toStatus(e);
+    if (e instanceof HostCommandException) {
+      log.error("failed: {}", status.getDescription()); // the message names command and stderr
+    } else if (status.getCode() == Status.Code.INTERNAL) {
+      log.error("failed: {}", status.getDescription(), e);
+    } else {
+      log.info("refused with {}: {}", status.getCode(), status.getDescription());
+    }
+    observer.onError(status.asRuntimeException());
   }
 
   /**

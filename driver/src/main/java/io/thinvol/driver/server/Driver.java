@@ -13,11 +13,13 @@ import io.thinvol.driver.core.OperationLocks;
 import io.thinvol.driver.core.SpaceReclaimer;
 import io.thinvol.driver.core.VolumeHealth;
 import io.thinvol.driver.core.VolumeManager;
+import io.thinvol.driver.core.metadata.SnapshotMetadata;
 import io.thinvol.driver.csi.AddonsIdentityService;
 import io.thinvol.driver.csi.ControllerService;
 import io.thinvol.driver.csi.IdentityService;
 import io.thinvol.driver.csi.NodeService;
 import io.thinvol.driver.csi.ReclaimSpaceService;
+import io.thinvol.driver.csi.SnapshotMetadataService;
 import io.thinvol.driver.host.CommandRunner;
 import io.thinvol.driver.host.HostTools;
 import io.thinvol.driver.host.ProcessCommandRunner;
@@ -104,7 +106,9 @@ public final class Driver implements AutoCloseable {
               List.of(
                   new IdentityService(config),
                   new ControllerService(config, volumes, health),
-                  new NodeService(config, node, health)),
+                  new NodeService(config, node, health),
+                  new SnapshotMetadataService(
+                      new SnapshotMetadata(catalog, layout, config.nodeId()))),
               measured));
       List<BindableService> addonsServices = new ArrayList<>();
       addonsServices.add(new AddonsIdentityService(config));

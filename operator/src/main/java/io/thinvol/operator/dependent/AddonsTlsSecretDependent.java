@@ -1,7 +1,6 @@
 package io.thinvol.operator.dependent;
 
 import io.fabric8.kubernetes.api.model.Secret;
-import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Constants;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -9,6 +8,7 @@ import io.javaoperatorsdk.operator.api.reconciler.dependent.GarbageCollected;
 import io.javaoperatorsdk.operator.processing.dependent.Creator;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependent;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependentResource;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.thinvol.api.BackendNames;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.operator.model.Names;
@@ -16,7 +16,6 @@ import io.thinvol.operator.model.SelfSignedCertificate;
 import io.thinvol.operator.model.Settings;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The TLS certificate and key of the driver's CSI-Addons port. Created once and never updated by a
@@ -44,15 +43,14 @@ public class AddonsTlsSecretDependent extends KubernetesDependentResource<Secret
     SelfSignedCertificate certificate =
         SelfSignedCertificate.create(
             Names.driver(backend), List.of(service, Names.driver(backend)), VALIDITY);
-    return new SecretBuilder()
-        .withNewMetadata()
-        .withName(Names.addonsTlsSecret(backend))
-        .withNamespace(settings.namespace())
-        .withLabels(Names.labels(backend))
-        .endMetadata()
-        .withType("kubernetes.io/tls")
-        .withStringData(
-            Map.of("tls.crt", certificate.certificatePem(), "tls.key", certificate.privateKeyPem()))
-        .build();
+    return certificate.tlsSecret(
+        Names.addonsTlsSecret(backend), settings.namespace(), Names.labels(backend));
+  }
+
+  /** Told apart from other Secrets by name, without making a key pair to learn it. */
+  @Override
+  protected ResourceID targetSecondaryResourceID(
+      StorageBackend backend, Context<StorageBackend> context) {
+    return new ResourceID(Names.addonsTlsSecret(backend), Dependents.settings(context).namespace());
   }
 }

@@ -19,6 +19,6 @@ public class NodeClusterRoleDependent
 
   @Override
   protected ClusterRole desired(StorageBackend backend, Context<StorageBackend> context) {
-    return RbacModel.clusterRole(backend);
+    return RbacModel.clusterRole(backend, Dependents.settings(context));
   }
 }

@@ -24,11 +24,19 @@ public record Images(
   public static final String RESIZER = REGISTRY + "csi-resizer:v2.2.1";
   public static final String SNAPSHOTTER = REGISTRY + "csi-snapshotter:v8.6.0";
   public static final String LIVENESS_PROBE = REGISTRY + "livenessprobe:v2.19.0";
+  // Only where the cluster serves SnapshotMetadataServices (see SnapshotMetadataModel)
+  public static final String SNAPSHOT_METADATA = REGISTRY + "csi-snapshot-metadata:v1.1.0";
 
   /** Every image the operator deploys by default (the driver is the operator's own image). */
   public static List<String> defaults(String operatorImage) {
     return List.of(
-        operatorImage, NODE_DRIVER_REGISTRAR, PROVISIONER, RESIZER, SNAPSHOTTER, LIVENESS_PROBE);
+        operatorImage,
+        NODE_DRIVER_REGISTRAR,
+        PROVISIONER,
+        RESIZER,
+        SNAPSHOTTER,
+        LIVENESS_PROBE,
+        SNAPSHOT_METADATA);
   }
 
   public static Images of(StorageBackend backend, Settings settings) {

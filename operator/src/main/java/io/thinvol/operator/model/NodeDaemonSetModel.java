@@ -54,6 +54,11 @@ public final class NodeDaemonSetModel {
       containers.add(snapshotter(images));
     }
     containers.add(livenessProbe(images));
+    List<Volume> volumes = new ArrayList<>(volumes(backend, effective));
+    if (snapshots && SnapshotMetadataModel.deployed(settings)) {
+      containers.add(SnapshotMetadataModel.sidecar(Images.SNAPSHOT_METADATA));
+      volumes.add(SnapshotMetadataModel.tlsVolume(backend));
+    }
     containers.replaceAll(c -> SidecarResources.apply(backend, c));
     Map<String, String> nodeSelector = new TreeMap<>(effective.nodeSelector());
     nodeSelector.put("kubernetes.io/os", "linux");
@@ -87,7 +92,7 @@ public final class NodeDaemonSetModel {
         .withImagePullSecrets(effective.imagePullSecrets())
         .withTerminationGracePeriodSeconds(30L)
         .withContainers(containers)
-        .withVolumes(volumes(backend, effective))
+        .withVolumes(volumes)
         .endSpec()
         .endTemplate()
         .endSpec()

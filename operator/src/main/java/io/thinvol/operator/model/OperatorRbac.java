@@ -56,10 +56,12 @@ public final class OperatorRbac {
     rules.add("rbac.authorization.k8s.io", "clusterroles", MANAGE);
     rules.add("rbac.authorization.k8s.io", "clusterrolebindings", MANAGE);
     rules.add("snapshot.storage.k8s.io", "volumesnapshotclasses", MANAGE);
+    rules.add(SnapshotMetadataService.GROUP, "snapshotmetadataservices", MANAGE);
     if (openShift) {
       rules.add("security.openshift.io", "securitycontextconstraints", MANAGE);
     }
     rules.addAll(RbacModel.clusterRules());
+    rules.addAll(SnapshotMetadataModel.clusterRules());
     return rules.build();
   }
 
@@ -69,6 +71,7 @@ public final class OperatorRbac {
     // A Role may name the Namespace object itself: the operator labels its own for Pod Security.
     rules.add("", "namespaces", "get", "patch");
     rules.add("", "secrets", MANAGE);
+    rules.add("", "services", MANAGE);
     rules.add("", "serviceaccounts", MANAGE);
     rules.add("apps", "daemonsets", MANAGE);
     rules.add("rbac.authorization.k8s.io", "roles", MANAGE);

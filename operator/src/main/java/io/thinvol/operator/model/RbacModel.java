@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
 import io.fabric8.kubernetes.api.model.rbac.Subject;
 import io.fabric8.kubernetes.api.model.rbac.SubjectBuilder;
 import io.thinvol.api.v1alpha1.StorageBackend;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -39,13 +40,18 @@ public final class RbacModel {
         .build();
   }
 
-  public static ClusterRole clusterRole(StorageBackend backend) {
+  /** The node pods' cluster-wide rules, and the snapshot-metadata sidecar's where it runs. */
+  public static ClusterRole clusterRole(StorageBackend backend, Settings settings) {
+    List<PolicyRule> rules = new ArrayList<>(clusterRules());
+    if (SnapshotMetadataModel.deployed(settings)) {
+      rules.addAll(SnapshotMetadataModel.clusterRules());
+    }
     return new ClusterRoleBuilder()
         .withNewMetadata()
         .withName(Names.nodeClusterRole(backend))
         .withLabels(Names.labels(backend))
         .endMetadata()
-        .withRules(clusterRules())
+        .withRules(rules)
         .build();
   }
 

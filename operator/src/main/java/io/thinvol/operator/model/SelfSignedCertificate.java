@@ -1,5 +1,7 @@
 package io.thinvol.operator.model;
 
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.math.BigInteger;
@@ -11,6 +13,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
 import java.util.List;
+import java.util.Map;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x509.Extension;
 import org.bouncycastle.asn1.x509.GeneralName;
@@ -22,8 +25,9 @@ import org.bouncycastle.openssl.jcajce.JcaPKCS8Generator;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
 /**
- * A self-signed certificate for the driver's CSI-Addons TLS port, in PEM (certificate and PKCS#8
- * key, as Netty reads them). The operator, its only client, pins it from the Secret.
+ * A self-signed certificate, in PEM (certificate and PKCS#8 key, as Netty and Go read them): for
+ * the driver's CSI-Addons TLS port, whose only client (the operator) pins it from the Secret, and
+ * for the snapshot-metadata sidecars, whose clients find it in the SnapshotMetadataService.
  */
 public record SelfSignedCertificate(String certificatePem, String privateKeyPem) {
 
@@ -62,6 +66,19 @@ public record SelfSignedCertificate(String certificatePem, String privateKeyPem)
         | org.bouncycastle.operator.OperatorCreationException e) {
       throw new IllegalStateException("cannot create the TLS certificate: " + e.getMessage(), e);
     }
+  }
+
+  /** A {@code kubernetes.io/tls} Secret holding this certificate and its key. */
+  public Secret tlsSecret(String name, String namespace, Map<String, String> labels) {
+    return new SecretBuilder()
+        .withNewMetadata()
+        .withName(name)
+        .withNamespace(namespace)
+        .withLabels(labels)
+        .endMetadata()
+        .withType("kubernetes.io/tls")
+        .withStringData(Map.of("tls.crt", certificatePem, "tls.key", privateKeyPem))
+        .build();
   }
 
   private static String pem(Object object) throws IOException {

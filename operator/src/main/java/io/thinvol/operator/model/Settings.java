@@ -11,16 +11,19 @@ import io.thinvol.addons.call.ProjectedToken;
  * @param snapshotApi the cluster serves snapshot.storage.k8s.io (VolumeSnapshot CRDs)
  * @param addonsTokenAudience the audience of the operator's projected token, which the drivers
  *     require of their callers
+ * @param snapshotMetadataApi the cluster serves cbt.storage.k8s.io SnapshotMetadataServices (the
+ *     external-snapshot-metadata sidecar is deployed only then)
  */
 public record Settings(
     String namespace,
     String operatorImage,
     boolean openShift,
     boolean snapshotApi,
-    String addonsTokenAudience) {
+    String addonsTokenAudience,
+    boolean snapshotMetadataApi) {
 
-  /** With the default addons token audience. */
+  /** With the default addons token audience, on a cluster without SnapshotMetadataServices. */
   public Settings(String namespace, String operatorImage, boolean openShift, boolean snapshotApi) {
-    this(namespace, operatorImage, openShift, snapshotApi, ProjectedToken.DEFAULT_AUDIENCE);
+    this(namespace, operatorImage, openShift, snapshotApi, ProjectedToken.DEFAULT_AUDIENCE, false);
   }
 }

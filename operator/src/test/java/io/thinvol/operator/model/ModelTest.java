@@ -126,7 +126,7 @@ class ModelTest {
   @Test
   @DisplayName("RBAC: exactly the verbs the sidecars and the driver use, no wildcards")
   void rbac() {
-    List<PolicyRule> rules = RbacModel.clusterRole(MINIMAL).getRules();
+    List<PolicyRule> rules = RbacModel.clusterRole(MINIMAL, SETTINGS).getRules();
     assertThat(rules)
         .allSatisfy(
             rule -> {
