@@ -237,10 +237,16 @@ public final class NodeDaemonSetModel {
         .build();
   }
 
+  /**
+   * A sidecar talks to the driver's socket, which the privileged (unconfined) driver creates: on an
+   * SELinux-enforcing node a confined container_t process is denied it, so every sidecar runs as
+   * {@value SocketSharing#UNCONFINED_TYPE} (see {@link SocketSharing}).
+   */
   private static ContainerBuilder sidecar(String name, String image) {
     return new ContainerBuilder()
         .withName(name)
         .withImage(image)
+        // X
         .withNewResources()
         .withRequests(Map.of("cpu", new Quantity("5m"), "memory", new Quantity("32Mi")))
         .withLimits(Map.of("memory", new Quantity("128Mi")))
