@@ -246,7 +246,7 @@ public final class NodeDaemonSetModel {
     return new ContainerBuilder()
         .withName(name)
         .withImage(image)
-        // X
+        .withSecurityContext(SocketSharing.securityContext())
         .withNewResources()
         .withRequests(Map.of("cpu", new Quantity("5m"), "memory", new Quantity("32Mi")))
         .withLimits(Map.of("memory", new Quantity("128Mi")))
