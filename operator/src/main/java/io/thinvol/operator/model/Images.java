@@ -2,13 +2,18 @@ package io.thinvol.operator.model;
 
 import io.thinvol.api.v1alpha1.ImagesSpec;
 import io.thinvol.api.v1alpha1.StorageBackend;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
- * The images a backend runs: overrides from the spec, else the defaults this operator version was
- * tested with. The defaults are listed once, here; the bundle's relatedImages is checked against
- * {@link #defaults}.
+ * The images a backend runs: overrides from the spec, else the operator's defaults. The defaults
+ * come from {@code RELATED_IMAGE_<NAME>} environment variables, which the CSV's Deployment and the
+ * chart set and which OLM rewrites to a mirror's digests in a disconnected cluster; the images
+ * compiled in here (the ones this operator version was tested with) are only the fallback. The
+ * variable names are listed once, in {@link #byVariable}.
  */
 public record Images(
     String driver,
@@ -18,6 +23,8 @@ public record Images(
     String snapshotter,
     String livenessProbe) {
 
+  public static final String VARIABLE_PREFIX = "RELATED_IMAGE_";
+
   static final String REGISTRY = "registry.k8s.io/sig-storage/";
   public static final String NODE_DRIVER_REGISTRAR = REGISTRY + "csi-node-driver-registrar:v2.17.0";
   public static final String PROVISIONER = REGISTRY + "csi-provisioner:v6.3.0";
@@ -25,22 +32,56 @@ public record Images(
   public static final String SNAPSHOTTER = REGISTRY + "csi-snapshotter:v8.6.0";
   public static final String LIVENESS_PROBE = REGISTRY + "livenessprobe:v2.19.0";
 
+  /** The compiled-in defaults; the driver is the operator's own image. */
+  public static Images compiled(String operatorImage) {
+    return new Images(
+        operatorImage, NODE_DRIVER_REGISTRAR, PROVISIONER, RESIZER, SNAPSHOTTER, LIVENESS_PROBE);
+  }
+
+  /**
+   * The defaults as the environment sets them: {@code RELATED_IMAGE_<NAME>} where set and not
+   * blank, else the compiled-in image.
+   */
+  public static Images fromEnvironment(Function<String, String> environment, String operatorImage) {
+    Map<String, String> images = compiled(operatorImage).byVariable();
+    images.replaceAll(
+        (variable, compiled) ->
+            Optional.ofNullable(environment.apply(variable))
+                .map(String::strip)
+                .filter(image -> !image.isEmpty())
+                .orElse(compiled));
+    List<String> in = List.copyOf(images.values());
+    return new Images(in.get(0), in.get(1), in.get(2), in.get(3), in.get(4), in.get(5));
+  }
+
+  /** Every image by the environment variable that sets it, in a stable order. */
+  public Map<String, String> byVariable() {
+    Map<String, String> images = new LinkedHashMap<>();
+    images.put(VARIABLE_PREFIX + "DRIVER", driver);
+    images.put(VARIABLE_PREFIX + "NODE_DRIVER_REGISTRAR", nodeDriverRegistrar);
+    images.put(VARIABLE_PREFIX + "PROVISIONER", provisioner);
+    images.put(VARIABLE_PREFIX + "RESIZER", resizer);
+    images.put(VARIABLE_PREFIX + "SNAPSHOTTER", snapshotter);
+    images.put(VARIABLE_PREFIX + "LIVENESS_PROBE", livenessProbe);
+    return images;
+  }
+
   /** Every image the operator deploys by default (the driver is the operator's own image). */
   public static List<String> defaults(String operatorImage) {
-    return List.of(
-        operatorImage, NODE_DRIVER_REGISTRAR, PROVISIONER, RESIZER, SNAPSHOTTER, LIVENESS_PROBE);
+    return List.copyOf(compiled(operatorImage).byVariable().values());
   }
 
   public static Images of(StorageBackend backend, Settings settings) {
     ImagesSpec spec =
         Optional.ofNullable(Effective.spec(backend).getImages()).orElseGet(ImagesSpec::new);
+    Images defaults = settings.images();
     return new Images(
-        or(spec.getDriver(), settings.operatorImage()),
-        or(spec.getNodeDriverRegistrar(), NODE_DRIVER_REGISTRAR),
-        or(spec.getProvisioner(), PROVISIONER),
-        or(spec.getResizer(), RESIZER),
-        or(spec.getSnapshotter(), SNAPSHOTTER),
-        or(spec.getLivenessProbe(), LIVENESS_PROBE));
+        or(spec.getDriver(), defaults.driver()),
+        or(spec.getNodeDriverRegistrar(), defaults.nodeDriverRegistrar()),
+        or(spec.getProvisioner(), defaults.provisioner()),
+        or(spec.getResizer(), defaults.resizer()),
+        or(spec.getSnapshotter(), defaults.snapshotter()),
+        or(spec.getLivenessProbe(), defaults.livenessProbe()));
   }
 
   private static String or(String override, String fallback) {

@@ -11,13 +11,31 @@ import io.thinvol.addons.call.ProjectedToken;
  * @param snapshotApi the cluster serves snapshot.storage.k8s.io (VolumeSnapshot CRDs)
  * @param addonsTokenAudience the audience of the operator's projected token, which the drivers
  *     require of their callers
+ * @param images the images a backend runs unless its spec overrides them
  */
 public record Settings(
     String namespace,
     String operatorImage,
     boolean openShift,
     boolean snapshotApi,
-    String addonsTokenAudience) {
+    String addonsTokenAudience,
+    Images images) {
+
+  /** With the compiled-in images. */
+  public Settings(
+      String namespace,
+      String operatorImage,
+      boolean openShift,
+      boolean snapshotApi,
+      String addonsTokenAudience) {
+    this(
+        namespace,
+        operatorImage,
+        openShift,
+        snapshotApi,
+        addonsTokenAudience,
+        Images.compiled(operatorImage));
+  }
 
   /** With the default addons token audience. */
   public Settings(String namespace, String operatorImage, boolean openShift, boolean snapshotApi) {
