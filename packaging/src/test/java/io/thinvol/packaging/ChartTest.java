@@ -114,15 +114,19 @@ class ChartTest {
   }
 
   static List<HasMetadata> render(boolean openShift, boolean sample) {
-    String yaml =
+    return renderWith(
+        Map.of("openshift.enabled", openShift, "sampleStorageBackend.enabled", sample));
+  }
+
+  static List<HasMetadata> renderWith(Map<String, Object> values) {
+    var template =
         new Helm(CHART)
             .template()
             .withName("thinvol")
             .withNamespace("thinvol-system")
-            .withKubeVersion("1.31.0")
-            .set("openshift.enabled", openShift)
-            .set("sampleStorageBackend.enabled", sample)
-            .call();
+            .withKubeVersion("1.31.0");
+    values.forEach(template::set);
+    String yaml = template.call();
     return CrdSchemas.documents(yaml).stream()
         .map(d -> (HasMetadata) Serialization.unmarshal(d.toString()))
         .toList();
