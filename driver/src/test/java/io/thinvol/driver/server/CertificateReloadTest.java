@@ -2,7 +2,7 @@ package io.thinvol.driver.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.thinvol.driver.host.ProcessCommandRunner;
+import io.thinvol.driver.SelfSignedPair;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ServerSocket;
@@ -85,24 +85,7 @@ class CertificateReloadTest {
   private X509Certificate project(String name) throws Exception {
     Path version = volume.resolve("..2026_" + name);
     Files.createDirectories(version);
-    new ProcessCommandRunner()
-        .run(
-            Duration.ofMinutes(1),
-            List.of(
-                "openssl",
-                "req",
-                "-x509",
-                "-newkey",
-                "rsa:2048",
-                "-nodes",
-                "-days",
-                "1",
-                "-subj",
-                "/CN=" + name,
-                "-keyout",
-                version.resolve("tls.key").toString(),
-                "-out",
-                version.resolve("tls.crt").toString()));
+    SelfSignedPair.write(version.resolve("tls.crt"), version.resolve("tls.key"), name);
     Path link = volume.resolve("..data_tmp");
     Files.deleteIfExists(link);
     Files.createSymbolicLink(link, version.getFileName());
