@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.thinvol.addons.call.GrpcReclaimCaller;
 import io.thinvol.addons.call.ProjectedToken;
 import io.thinvol.api.Durations;
+import io.thinvol.operator.model.Images;
 import io.thinvol.operator.model.Settings;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,7 +20,8 @@ import java.util.Optional;
  * operator's own pod, {@code POD_NAME}, when unset), {@code THINVOL_HEALTH_PORT} (default 8081),
  * {@code THINVOL_LEADER_ELECTION} (default true), {@code THINVOL_ADDONS_TOKEN_FILE} and {@code
  * THINVOL_ADDONS_TOKEN_AUDIENCE} (the projected token sent to the drivers, and its audience, which
- * the drivers are told to require; defaults as the Deployment mounts it).
+ * the drivers are told to require; defaults as the Deployment mounts it), {@code RELATED_IMAGE_*}
+ * (the images of the node pods; see {@link Images}).
  */
 public final class OperatorMain {
 
@@ -54,14 +56,16 @@ public final class OperatorMain {
       return;
     }
     String audience = env("THINVOL_ADDONS_TOKEN_AUDIENCE").orElse(ProjectedToken.DEFAULT_AUDIENCE);
+    String operatorImage = ownImage(client, namespace);
     Settings settings =
         new Settings(
             namespace,
-            ownImage(client, namespace),
+            operatorImage,
             facts.openShift(),
             facts.snapshotApi(),
             audience,
-            facts.snapshotMetadataApi());
+            facts.snapshotMetadataApi(),
+            Images.fromEnvironment(System::getenv, operatorImage));
     Path tokenFile =
         env("THINVOL_ADDONS_TOKEN_FILE").map(Path::of).orElse(ProjectedToken.DEFAULT_FILE);
     GrpcReclaimCaller caller =

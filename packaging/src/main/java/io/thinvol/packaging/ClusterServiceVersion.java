@@ -1,5 +1,6 @@
 package io.thinvol.packaging;
 
+import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.thinvol.operator.model.Images;
@@ -8,12 +9,14 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
  * The bundle's ClusterServiceVersion, built from the sources of truth: the version from the POM,
  * the owned CRDs and their descriptions from {@code crds/}, RBAC from {@link OperatorRbac}, related
- * images from {@link Images#defaults}, the Deployment from {@link OperatorDeployment}.
+ * images from the Deployment's {@code RELATED_IMAGE_*} variables, the Deployment from {@link
+ * OperatorDeployment}.
  */
 public final class ClusterServiceVersion {
 
@@ -316,15 +319,24 @@ public final class ClusterServiceVersion {
     return p;
   }
 
-  private static List<Map<String, String>> relatedImages(Release release) {
-    List<Map<String, String>> images = new ArrayList<>();
-    for (String image : Images.defaults(release.image())) {
-      String name = image.substring(image.lastIndexOf('/') + 1, image.lastIndexOf(':'));
-      Map<String, String> entry = new LinkedHashMap<>();
-      entry.put("name", name);
-      entry.put("image", image);
-      images.add(entry);
+  /**
+   * The operator's image, then each node image its Deployment sets a {@code RELATED_IMAGE_*}
+   * variable to (named after the variable), each image once: what a mirror must copy.
+   */
+  static List<Map<String, Object>> relatedImages(Release release) {
+    Map<String, String> byImage = new LinkedHashMap<>();
+    byImage.put(release.image(), "thinvol-operator");
+    for (EnvVar variable : OperatorDeployment.relatedImages(release.image())) {
+      byImage.putIfAbsent(
+          variable.getValue(),
+          variable
+              .getName()
+              .substring(Images.VARIABLE_PREFIX.length())
+              .toLowerCase(Locale.ROOT)
+              .replace('_', '-'));
     }
+    List<Map<String, Object>> images = new ArrayList<>();
+    byImage.forEach((image, name) -> images.add(Ordered.map("name", name, "image", image)));
     return images;
   }
 }

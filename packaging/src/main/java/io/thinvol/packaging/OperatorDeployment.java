@@ -9,8 +9,10 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.DeploymentSpec;
 import io.fabric8.kubernetes.api.model.apps.DeploymentSpecBuilder;
 import io.thinvol.addons.call.ProjectedToken;
+import io.thinvol.operator.model.Images;
 import io.thinvol.operator.model.Names;
 import io.thinvol.operator.model.OperatorRbac;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -81,18 +83,8 @@ public final class OperatorDeployment {
         .withName("operator")
         .withImage(image)
         .withArgs("operator")
-        .withEnv(
-            field("POD_NAMESPACE", "metadata.namespace"),
-            field("POD_NAME", "metadata.name"),
-            new EnvVarBuilder().withName("THINVOL_HEALTH_PORT").withValue("" + HEALTH_PORT).build(),
-            new EnvVarBuilder()
-                .withName("THINVOL_ADDONS_TOKEN_FILE")
-                .withValue(ProjectedToken.DEFAULT_FILE.toString())
-                .build(),
-            new EnvVarBuilder()
-                .withName("THINVOL_ADDONS_TOKEN_AUDIENCE")
-                .withValue(ProjectedToken.DEFAULT_AUDIENCE)
-                .build())
+        .addAllToEnv(settings())
+        .addAllToEnv(relatedImages(image))
         .addNewPort()
         .withName("health")
         .withContainerPort(HEALTH_PORT)
@@ -135,6 +127,31 @@ public final class OperatorDeployment {
         .endCapabilities()
         .endSecurityContext()
         .build();
+  }
+
+  private static List<EnvVar> settings() {
+    return List.of(
+        field("POD_NAMESPACE", "metadata.namespace"),
+        field("POD_NAME", "metadata.name"),
+        new EnvVarBuilder().withName("THINVOL_HEALTH_PORT").withValue("" + HEALTH_PORT).build(),
+        new EnvVarBuilder()
+            .withName("THINVOL_ADDONS_TOKEN_FILE")
+            .withValue(ProjectedToken.DEFAULT_FILE.toString())
+            .build(),
+        new EnvVarBuilder()
+            .withName("THINVOL_ADDONS_TOKEN_AUDIENCE")
+            .withValue(ProjectedToken.DEFAULT_AUDIENCE)
+            .build());
+  }
+
+  /**
+   * The node pods' images as {@code RELATED_IMAGE_*} variables (the operator's defaults; OLM
+   * rewrites them to a mirror's digests): the same list as the CSV's relatedImages.
+   */
+  static List<EnvVar> relatedImages(String image) {
+    return Images.compiled(image).byVariable().entrySet().stream()
+        .map(e -> new EnvVarBuilder().withName(e.getKey()).withValue(e.getValue()).build())
+        .toList();
   }
 
   private static EnvVar field(String name, String path) {

@@ -19,6 +19,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -130,16 +131,22 @@ class ChartTest {
 
   /** {@code openShift} null: the chart's default (auto). */
   static List<HasMetadata> render(Boolean openShift, boolean sample) {
+    Map<String, Object> values = new HashMap<>();
+    values.put("sampleStorageBackend.enabled", sample);
+    if (openShift != null) {
+      values.put("openshift.enabled", openShift);
+    }
+    return renderWith(values);
+  }
+
+  static List<HasMetadata> renderWith(Map<String, Object> values) {
     var template =
         new Helm(CHART)
             .template()
             .withName("thinvol")
             .withNamespace("thinvol-system")
-            .withKubeVersion("1.31.0")
-            .set("sampleStorageBackend.enabled", sample);
-    if (openShift != null) {
-      template.set("openshift.enabled", openShift);
-    }
+            .withKubeVersion("1.31.0");
+    values.forEach(template::set);
     String yaml = template.call();
     return CrdSchemas.documents(yaml).stream()
         .map(d -> (HasMetadata) Serialization.unmarshal(d.toString()))

@@ -8,6 +8,7 @@ import io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.NettyServerBuilder;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.handler.ssl.SslContextBuilder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,18 +37,21 @@ public final class GrpcServer implements AutoCloseable {
   private final EventLoopGroup eventLoops;
   private final ThreadPoolExecutor executor;
   private final Server server;
+  private final AutoCloseable resources;
 
   private GrpcServer(
       String where,
       Path socket,
       EventLoopGroup eventLoops,
       ThreadPoolExecutor executor,
-      Server server) {
+      Server server,
+      AutoCloseable resources) {
     this.where = where;
     this.socket = socket;
     this.eventLoops = eventLoops;
     this.executor = executor;
     this.server = server;
+    this.resources = resources;
   }
 
   /**
@@ -60,14 +64,27 @@ public final class GrpcServer implements AutoCloseable {
     EventLoopGroup eventLoops = UnixSockets.eventLoops(1);
     NettyServerBuilder builder = UnixSockets.serverBuilder(socket, eventLoops);
     services.forEach(s -> builder.addService(ServerInterceptors.intercept(s, interceptors)));
-    return start(builder, eventLoops, "unix://" + socket, socket);
+    return start(builder, eventLoops, "unix://" + socket, socket, () -> {});
   }
 
-  /** Serves on a TCP port with TLS only. Calls pass the interceptors, the last one first. */
+  /**
+   * Serves on a TCP port with TLS only. Calls pass the interceptors, the last one first. A
+   * certificate and key replaced on disk (a Secret volume after the Secret changed) serve new
+   * connections without a restart.
+   */
   public static GrpcServer onTlsPort(
       int port,
       Path certificate,
       Path key,
+      List<BindableService> services,
+      List<ServerInterceptor> interceptors)
+      throws IOException {
+    return onTlsPort(port, ReloadingIdentity.watch(certificate, key), services, interceptors);
+  }
+
+  static GrpcServer onTlsPort(
+      int port,
+      ReloadingIdentity identity,
       List<BindableService> services,
       List<ServerInterceptor> interceptors)
       throws IOException {
@@ -77,18 +94,39 @@ public final class GrpcServer implements AutoCloseable {
             .channelType(EpollServerSocketChannel.class)
             .bossEventLoopGroup(eventLoops)
             .workerEventLoopGroup(eventLoops)
-            .sslContext(GrpcSslContexts.forServer(certificate.toFile(), key.toFile()).build());
+            .sslContext(
+                GrpcSslContexts.configure(SslContextBuilder.forServer(identity.keyManager()))
+                    .build());
     services.forEach(s -> builder.addService(ServerInterceptors.intercept(s, interceptors)));
-    return start(builder, eventLoops, "tls://:" + port, null);
+    return start(builder, eventLoops, "tls://:" + port, null, identity);
   }
 
   private static GrpcServer start(
-      NettyServerBuilder builder, EventLoopGroup eventLoops, String where, Path socket)
+      NettyServerBuilder builder,
+      EventLoopGroup eventLoops,
+      String where,
+      Path socket,
+      AutoCloseable resources)
       throws IOException {
     ThreadPoolExecutor executor = handlerPool();
-    Server server = builder.executor(executor).build().start();
+    Server server;
+    try {
+      server = builder.executor(executor).build().start();
+    } catch (IOException | RuntimeException e) {
+      executor.shutdown();
+      closeQuietly(resources);
+      throw e;
+    }
     log.info("serving on {}", where);
-    return new GrpcServer(where, socket, eventLoops, executor, server);
+    return new GrpcServer(where, socket, eventLoops, executor, server, resources);
+  }
+
+  private static void closeQuietly(AutoCloseable resources) {
+    try {
+      resources.close();
+    } catch (Exception e) {
+      log.warn("while stopping: {}", e.toString());
+    }
   }
 
   private static ThreadPoolExecutor handlerPool() {
@@ -130,6 +168,7 @@ public final class GrpcServer implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     executor.shutdown();
+    closeQuietly(resources);
     eventLoops.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
     if (socket != null) {
       try {

@@ -6,17 +6,15 @@ import io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.MetadataUtils;
 import io.thinvol.driver.DriverHarness;
+import io.thinvol.driver.SelfSignedPair;
 import io.thinvol.driver.client.AddonsClient;
 import io.thinvol.driver.config.AddonsConfig;
 import io.thinvol.driver.config.DriverConfig;
-import io.thinvol.driver.host.ProcessCommandRunner;
 import io.thinvol.driver.server.Driver;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
 import java.util.Set;
 
 /**
@@ -44,26 +42,11 @@ final class TlsAddonsPort implements AutoCloseable {
     Path root = volumes.root();
     Path tls = root.resolve("tls");
     Files.createDirectories(tls);
-    new ProcessCommandRunner()
-        .run(
-            Duration.ofMinutes(1),
-            List.of(
-                "openssl",
-                "req",
-                "-x509",
-                "-newkey",
-                "rsa:2048",
-                "-nodes",
-                "-days",
-                "1",
-                "-subj",
-                "/CN=localhost",
-                "-addext",
-                "subjectAltName=DNS:localhost,IP:127.0.0.1",
-                "-keyout",
-                tls.resolve("tls.key").toString(),
-                "-out",
-                tls.resolve("tls.crt").toString()));
+    SelfSignedPair.write(
+        tls.resolve("tls.crt"),
+        tls.resolve("tls.key"),
+        "localhost",
+        "subjectAltName=DNS:localhost,IP:127.0.0.1");
     int port;
     try (ServerSocket free = new ServerSocket(0)) {
       port = free.getLocalPort();

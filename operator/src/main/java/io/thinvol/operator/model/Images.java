@@ -2,13 +2,18 @@ package io.thinvol.operator.model;
 
 import io.thinvol.api.v1alpha1.ImagesSpec;
 import io.thinvol.api.v1alpha1.StorageBackend;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
- * The images a backend runs: overrides from the spec, else the defaults this operator version was
- * tested with. The defaults are listed once, here; the bundle's relatedImages is checked against
- * {@link #defaults}.
+ * The images a backend runs: overrides from the spec, else the operator's defaults. The defaults
+ * come from {@code RELATED_IMAGE_<NAME>} environment variables, which the CSV's Deployment and the
+ * chart set and which OLM rewrites to a mirror's digests in a disconnected cluster; the images
+ * compiled in here (the ones this operator version was tested with) are only the fallback. The
+ * variable names are listed once, in {@link #byVariable}.
  */
 public record Images(
     String driver,
@@ -16,7 +21,10 @@ public record Images(
     String provisioner,
     String resizer,
     String snapshotter,
-    String livenessProbe) {
+    String livenessProbe,
+    String snapshotMetadata) {
+
+  public static final String VARIABLE_PREFIX = "RELATED_IMAGE_";
 
   static final String REGISTRY = "registry.k8s.io/sig-storage/";
   public static final String NODE_DRIVER_REGISTRAR = REGISTRY + "csi-node-driver-registrar:v2.17.0";
@@ -27,9 +35,9 @@ public record Images(
   // Only where the cluster serves SnapshotMetadataServices (see SnapshotMetadataModel)
   public static final String SNAPSHOT_METADATA = REGISTRY + "csi-snapshot-metadata:v1.1.0";
 
-  /** Every image the operator deploys by default (the driver is the operator's own image). */
-  public static List<String> defaults(String operatorImage) {
-    return List.of(
+  /** The compiled-in defaults; the driver is the operator's own image. */
+  public static Images compiled(String operatorImage) {
+    return new Images(
         operatorImage,
         NODE_DRIVER_REGISTRAR,
         PROVISIONER,
@@ -39,16 +47,52 @@ public record Images(
         SNAPSHOT_METADATA);
   }
 
+  /**
+   * The defaults as the environment sets them: {@code RELATED_IMAGE_<NAME>} where set and not
+   * blank, else the compiled-in image.
+   */
+  public static Images fromEnvironment(Function<String, String> environment, String operatorImage) {
+    Map<String, String> images = compiled(operatorImage).byVariable();
+    images.replaceAll(
+        (variable, compiled) ->
+            Optional.ofNullable(environment.apply(variable))
+                .map(String::strip)
+                .filter(image -> !image.isEmpty())
+                .orElse(compiled));
+    List<String> in = List.copyOf(images.values());
+    return new Images(in.get(0), in.get(1), in.get(2), in.get(3), in.get(4), in.get(5), in.get(6));
+  }
+
+  /** Every image by the environment variable that sets it, in a stable order. */
+  public Map<String, String> byVariable() {
+    Map<String, String> images = new LinkedHashMap<>();
+    images.put(VARIABLE_PREFIX + "DRIVER", driver);
+    images.put(VARIABLE_PREFIX + "NODE_DRIVER_REGISTRAR", nodeDriverRegistrar);
+    images.put(VARIABLE_PREFIX + "PROVISIONER", provisioner);
+    images.put(VARIABLE_PREFIX + "RESIZER", resizer);
+    images.put(VARIABLE_PREFIX + "SNAPSHOTTER", snapshotter);
+    images.put(VARIABLE_PREFIX + "LIVENESS_PROBE", livenessProbe);
+    images.put(VARIABLE_PREFIX + "SNAPSHOT_METADATA", snapshotMetadata);
+    return images;
+  }
+
+  /** Every image the operator deploys by default (the driver is the operator's own image). */
+  public static List<String> defaults(String operatorImage) {
+    return List.copyOf(compiled(operatorImage).byVariable().values());
+  }
+
   public static Images of(StorageBackend backend, Settings settings) {
     ImagesSpec spec =
         Optional.ofNullable(Effective.spec(backend).getImages()).orElseGet(ImagesSpec::new);
+    Images defaults = settings.images();
     return new Images(
-        or(spec.getDriver(), settings.operatorImage()),
-        or(spec.getNodeDriverRegistrar(), NODE_DRIVER_REGISTRAR),
-        or(spec.getProvisioner(), PROVISIONER),
-        or(spec.getResizer(), RESIZER),
-        or(spec.getSnapshotter(), SNAPSHOTTER),
-        or(spec.getLivenessProbe(), LIVENESS_PROBE));
+        or(spec.getDriver(), defaults.driver()),
+        or(spec.getNodeDriverRegistrar(), defaults.nodeDriverRegistrar()),
+        or(spec.getProvisioner(), defaults.provisioner()),
+        or(spec.getResizer(), defaults.resizer()),
+        or(spec.getSnapshotter(), defaults.snapshotter()),
+        or(spec.getLivenessProbe(), defaults.livenessProbe()),
+        defaults.snapshotMetadata());
   }
 
   private static String or(String override, String fallback) {

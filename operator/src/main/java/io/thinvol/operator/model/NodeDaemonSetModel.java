@@ -56,7 +56,7 @@ public final class NodeDaemonSetModel {
     containers.add(livenessProbe(images));
     List<Volume> volumes = new ArrayList<>(volumes(backend, effective));
     if (snapshots && SnapshotMetadataModel.deployed(settings)) {
-      containers.add(SnapshotMetadataModel.sidecar(Images.SNAPSHOT_METADATA));
+      containers.add(SnapshotMetadataModel.sidecar(images.snapshotMetadata()));
       volumes.add(SnapshotMetadataModel.tlsVolume(backend));
     }
     containers.replaceAll(c -> SidecarResources.apply(backend, c));
@@ -248,8 +248,16 @@ public final class NodeDaemonSetModel {
         .build();
   }
 
+  /**
+   * A sidecar talks to the driver's socket, which the privileged (unconfined) driver creates: on an
+   * SELinux-enforcing node a confined container_t process is denied it, so every sidecar runs as
+   * {@value SocketSharing#UNCONFINED_TYPE} (see {@link SocketSharing}).
+   */
   private static ContainerBuilder sidecar(String name, String image) {
-    return new ContainerBuilder().withName(name).withImage(image);
+    return new ContainerBuilder()
+        .withName(name)
+        .withImage(image)
+        .withSecurityContext(SocketSharing.securityContext());
   }
 
   private static List<Volume> volumes(StorageBackend backend, Effective effective) {

@@ -13,6 +13,7 @@ import io.thinvol.addons.call.ProjectedToken;
  *     require of their callers
  * @param snapshotMetadataApi the cluster serves cbt.storage.k8s.io SnapshotMetadataServices (the
  *     external-snapshot-metadata sidecar is deployed only then)
+ * @param images the images a backend runs unless its spec overrides them
  */
 public record Settings(
     String namespace,
@@ -20,7 +21,37 @@ public record Settings(
     boolean openShift,
     boolean snapshotApi,
     String addonsTokenAudience,
-    boolean snapshotMetadataApi) {
+    boolean snapshotMetadataApi,
+    Images images) {
+
+  /** With the compiled-in images. */
+  public Settings(
+      String namespace,
+      String operatorImage,
+      boolean openShift,
+      boolean snapshotApi,
+      String addonsTokenAudience,
+      boolean snapshotMetadataApi) {
+    this(
+        namespace,
+        operatorImage,
+        openShift,
+        snapshotApi,
+        addonsTokenAudience,
+        snapshotMetadataApi,
+        Images.compiled(operatorImage));
+  }
+
+  /** On a cluster without SnapshotMetadataServices. */
+  public Settings(
+      String namespace,
+      String operatorImage,
+      boolean openShift,
+      boolean snapshotApi,
+      String addonsTokenAudience,
+      Images images) {
+    this(namespace, operatorImage, openShift, snapshotApi, addonsTokenAudience, false, images);
+  }
 
   /** With the default addons token audience, on a cluster without SnapshotMetadataServices. */
   public Settings(String namespace, String operatorImage, boolean openShift, boolean snapshotApi) {

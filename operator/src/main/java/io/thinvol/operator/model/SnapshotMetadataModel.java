@@ -63,6 +63,7 @@ public final class SnapshotMetadataModel {
     return new ContainerBuilder()
         .withName(CONTAINER)
         .withImage(image)
+        .withSecurityContext(SocketSharing.securityContext())
         .withArgs(
             "--csi-address=" + NodeDaemonSetModel.SOCKET,
             "--port=" + SIDECAR_PORT,
