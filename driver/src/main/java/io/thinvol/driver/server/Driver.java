@@ -8,6 +8,7 @@ import io.thinvol.driver.auth.TokenVerifier;
 import io.thinvol.driver.config.AddonsConfig;
 import io.thinvol.driver.config.DriverConfig;
 import io.thinvol.driver.core.DataDirHealth;
+import io.thinvol.driver.core.GroupSnapshots;
 import io.thinvol.driver.core.NodeManager;
 import io.thinvol.driver.core.OperationLocks;
 import io.thinvol.driver.core.SpaceReclaimer;
@@ -15,6 +16,7 @@ import io.thinvol.driver.core.VolumeHealth;
 import io.thinvol.driver.core.VolumeManager;
 import io.thinvol.driver.csi.AddonsIdentityService;
 import io.thinvol.driver.csi.ControllerService;
+import io.thinvol.driver.csi.GroupControllerService;
 import io.thinvol.driver.csi.IdentityService;
 import io.thinvol.driver.csi.NodeService;
 import io.thinvol.driver.csi.ReclaimSpaceService;
@@ -27,6 +29,7 @@ import io.thinvol.driver.metrics.MetricsInterceptor;
 import io.thinvol.driver.store.Catalog;
 import io.thinvol.driver.store.DataDirLock;
 import io.thinvol.driver.store.DataLayout;
+import io.thinvol.driver.store.GroupCatalog;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -73,8 +76,10 @@ public final class Driver implements AutoCloseable {
     DataDirLock lock = DataDirLock.acquire(config.dataDir());
     DataLayout layout = new DataLayout(config.dataDir());
     Catalog catalog;
+    GroupCatalog groupCatalog;
     try {
       catalog = Catalog.open(layout);
+      groupCatalog = GroupCatalog.open(layout);
     } catch (IOException | RuntimeException e) {
       lock.close();
       throw e;
@@ -83,6 +88,8 @@ public final class Driver implements AutoCloseable {
     OperationLocks locks = new OperationLocks();
     VolumeManager volumes = new VolumeManager(config, layout, catalog, host, locks);
     volumes.recover();
+    GroupSnapshots groups = volumes.groupSnapshots(groupCatalog);
+    groups.recover();
     NodeManager node = new NodeManager(layout, volumes, host, locks);
     SpaceReclaimer reclaimer = new SpaceReclaimer(layout, volumes, host, locks);
     reclaimer.recover();
@@ -104,6 +111,7 @@ public final class Driver implements AutoCloseable {
               List.of(
                   new IdentityService(config),
                   new ControllerService(config, volumes, health),
+                  new GroupControllerService(groups),
                   new NodeService(config, node, health)),
               measured));
       List<BindableService> addonsServices = new ArrayList<>();
