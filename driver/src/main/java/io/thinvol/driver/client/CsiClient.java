@@ -6,6 +6,7 @@ import csi.v1.ControllerGrpc;
 import csi.v1.CreateSnapshotRequest;
 import csi.v1.CreateVolumeRequest;
 import csi.v1.DeleteVolumeRequest;
+import csi.v1.GroupControllerGrpc;
 import csi.v1.IdentityGrpc;
 import csi.v1.NodeGrpc;
 import csi.v1.NodePublishVolumeRequest;
@@ -29,6 +30,7 @@ public final class CsiClient implements AutoCloseable {
   private final ManagedChannel channel;
   private final IdentityGrpc.IdentityBlockingStub identity;
   private final ControllerGrpc.ControllerBlockingStub controller;
+  private final GroupControllerGrpc.GroupControllerBlockingStub groupController;
   private final NodeGrpc.NodeBlockingStub node;
 
   public CsiClient(Path socket) {
@@ -36,6 +38,7 @@ public final class CsiClient implements AutoCloseable {
     this.channel = UnixSockets.channel(socket, eventLoops);
     this.identity = IdentityGrpc.newBlockingStub(channel);
     this.controller = ControllerGrpc.newBlockingStub(channel);
+    this.groupController = GroupControllerGrpc.newBlockingStub(channel);
     this.node = NodeGrpc.newBlockingStub(channel);
   }
 
@@ -45,6 +48,10 @@ public final class CsiClient implements AutoCloseable {
 
   public ControllerGrpc.ControllerBlockingStub controller() {
     return controller;
+  }
+
+  public GroupControllerGrpc.GroupControllerBlockingStub groupController() {
+    return groupController;
   }
 
   public NodeGrpc.NodeBlockingStub node() {
