@@ -14,6 +14,7 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.thinvol.driver.ContainerNode;
 import io.thinvol.driver.DriverProcess;
+import io.thinvol.driver.FrozenWrites;
 import io.thinvol.driver.cli.HeldCopyDriver;
 import io.thinvol.driver.client.Capabilities;
 import io.thinvol.driver.client.CsiClient;
@@ -128,9 +129,10 @@ class GroupSnapshotRestartTest {
                                 .setName("interrupted")
                                 .addAllSourceVolumeIds(ids)
                                 .build()));
-        awaitFile(root.resolve("copy-held"));
+        FrozenWrites.awaitFile(root.resolve("copy-held"));
         for (String name : List.of("a", "b")) {
-          Process write = write(root.resolve("staging").resolve(name).resolve("during.txt"));
+          Process write =
+              FrozenWrites.write(root.resolve("staging").resolve(name).resolve("during.txt"));
           blocked.add(write);
           assertThat(write.waitFor(2, TimeUnit.SECONDS))
               .as("a write to the frozen %s waits", name)
@@ -170,21 +172,6 @@ class GroupSnapshotRestartTest {
       List<String> leaked = HostCleanup.release(root);
       Catalog.removeTree(root);
       assertThat(leaked).as("left behind").isEmpty();
-    }
-  }
-
-  /** A write in a process of its own: a write to a frozen filesystem cannot be interrupted. */
-  private static Process write(Path file) throws Exception {
-    return new ProcessBuilder("sh", "-c", "echo written > '" + file + "' && sync '" + file + "'")
-        .redirectErrorStream(true)
-        .start();
-  }
-
-  private static void awaitFile(Path file) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (!Files.exists(file)) {
-      assertThat(System.nanoTime()).as("%s appears", file).isLessThan(deadline);
-      Thread.sleep(50);
     }
   }
 }
