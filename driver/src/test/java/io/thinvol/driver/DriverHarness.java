@@ -147,7 +147,7 @@ public final class DriverHarness implements AutoCloseable {
 
   /** Removes the (empty) data dir from under the running driver, as a lost disk would. */
   public void loseDataDir() throws IOException {
-    for (String entry : List.of("volumes", "snapshots", ".lock")) {
+    for (String entry : List.of("volumes", "snapshots", "groups", ".lock")) {
       Files.deleteIfExists(dataDir.resolve(entry));
     }
     Files.delete(dataDir);
@@ -157,6 +157,7 @@ public final class DriverHarness implements AutoCloseable {
   public void restoreDataDir() throws IOException {
     Files.createDirectories(dataDir.resolve("volumes"));
     Files.createDirectories(dataDir.resolve("snapshots"));
+    Files.createDirectories(dataDir.resolve("groups"));
   }
 
   /** Starts /healthz, /readyz and /metrics on a free port; the caller closes it. */

@@ -6,6 +6,7 @@ import csi.v1.ControllerGrpc;
 import csi.v1.CreateSnapshotRequest;
 import csi.v1.CreateVolumeRequest;
 import csi.v1.DeleteVolumeRequest;
+import csi.v1.GroupControllerGrpc;
 import csi.v1.IdentityGrpc;
 import csi.v1.NodeGrpc;
 import csi.v1.NodePublishVolumeRequest;
@@ -30,6 +31,7 @@ public final class CsiClient implements AutoCloseable {
   private final ManagedChannel channel;
   private final IdentityGrpc.IdentityBlockingStub identity;
   private final ControllerGrpc.ControllerBlockingStub controller;
+  private final GroupControllerGrpc.GroupControllerBlockingStub groupController;
   private final NodeGrpc.NodeBlockingStub node;
   private final SnapshotMetadataGrpc.SnapshotMetadataBlockingStub snapshotMetadata;
 
@@ -38,6 +40,7 @@ public final class CsiClient implements AutoCloseable {
     this.channel = UnixSockets.channel(socket, eventLoops);
     this.identity = IdentityGrpc.newBlockingStub(channel);
     this.controller = ControllerGrpc.newBlockingStub(channel);
+    this.groupController = GroupControllerGrpc.newBlockingStub(channel);
     this.node = NodeGrpc.newBlockingStub(channel);
     this.snapshotMetadata = SnapshotMetadataGrpc.newBlockingStub(channel);
   }
@@ -48,6 +51,10 @@ public final class CsiClient implements AutoCloseable {
 
   public ControllerGrpc.ControllerBlockingStub controller() {
     return controller;
+  }
+
+  public GroupControllerGrpc.GroupControllerBlockingStub groupController() {
+    return groupController;
   }
 
   public NodeGrpc.NodeBlockingStub node() {

@@ -15,11 +15,19 @@ final class Assembling {
 
   /** Removes a half-assembled directory and says why the creation failed. */
   static CsiException abandon(Path assembled, String what, Exception cause) {
+    remove(assembled);
+    return asCsi(what, cause);
+  }
+
+  static void remove(Path assembled) {
     try {
       Catalog.removeTree(assembled);
     } catch (IOException e) {
       log.warn("cannot remove {}: {}", assembled, e.getMessage());
     }
+  }
+
+  static CsiException asCsi(String what, Exception cause) {
     return cause instanceof CsiException csi
         ? csi
         : CsiException.internal("cannot create " + what + ": " + cause.getMessage(), cause);

@@ -9,6 +9,10 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,6 +66,52 @@ final class Freezes {
           (System.nanoTime() - frozenAt) / 1_000_000);
       removeMarker(marker);
     };
+  }
+
+  /**
+   * Freezes the filesystems of several volumes (volume id to mount point), one after the other,
+   * each waiting at most what {@code timeout} says at that moment; closing the result thaws them
+   * all. Each has its own marker, so a crash leaves none of them frozen. If one cannot be frozen,
+   * those already frozen are thawed before the failure is thrown.
+   */
+  Frozen freezeAll(Map<String, Path> mounts, Supplier<Duration> timeout) {
+    List<Frozen> frozen = new ArrayList<>();
+    try {
+      mounts.forEach(
+          (volumeId, mountPoint) -> frozen.add(freeze(volumeId, mountPoint, timeout.get())));
+    } catch (RuntimeException e) {
+      thawAll(frozen);
+      throw e;
+    }
+    long frozenAt = System.nanoTime();
+    return () -> {
+      thawAll(frozen);
+      if (frozen.size() > 1) {
+        log.info(
+            "{} filesystems were frozen together for {} ms",
+            frozen.size(),
+            (System.nanoTime() - frozenAt) / 1_000_000);
+      }
+    };
+  }
+
+  /** Thaws in reverse order of freezing; every thaw is tried, the first failure is thrown. */
+  private static void thawAll(List<Frozen> frozen) {
+    RuntimeException failure = null;
+    for (int i = frozen.size() - 1; i >= 0; i--) {
+      try {
+        frozen.get(i).close();
+      } catch (RuntimeException e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
   }
 
   /** Thaws every filesystem a marker names: a previous run of the driver stopped while it froze. */

@@ -11,6 +11,10 @@ import io.thinvol.driver.store.DataLayout;
 import io.thinvol.driver.store.VolumeRecord;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,42 +61,83 @@ final class ImageCopier {
         .findFirst();
   }
 
+  /** One image to copy: a volume whose lock the caller holds, and where its copy goes. */
+  record Copy(VolumeRecord volume, Path target) {}
+
   /**
    * Copies the image of {@code volume} (whose lock the caller holds) to {@code target} within
    * {@code budget}; a copy that cannot finish in time is killed and DEADLINE_EXCEEDED is thrown
    * (the caller removes the partial file).
    */
   void copy(VolumeRecord volume, Path target, Duration budget) {
+    copyTogether(List.of(new Copy(volume, target)), budget);
+  }
+
+  /**
+   * Copies several images at one point in time (a group snapshot): every mounted filesystem among
+   * them is frozen before the first copy and thawed after the last, so no write reaches any of them
+   * in between. One volume attached without a filesystem to freeze (a block volume in use) is
+   * allowed where copies are reflinks: it is copied last, atomically, while the others cannot
+   * change. Two such volumes could change between their copies, so they are refused.
+   */
+  void copyTogether(List<Copy> copies, Duration budget) {
     long deadline = System.nanoTime() + budget.toNanos();
     boolean instant = reflinks(); // known before any freeze, which it must not lengthen
-    String what = "volume " + volume.id();
-    Path from = layout.volumeImage(volume.id());
-    Optional<LoopDevice> attached = host.loops().find(from);
-    Optional<Path> mounted =
-        attached
-            .filter(d -> volume.accessType() == AccessType.MOUNT)
-            .flatMap(this::filesystemMount);
-    if (attached.isPresent() && mounted.isEmpty()) {
-      if (!instant) {
-        throw CsiException.failedPrecondition(
-            "volume %s is attached read-write on node %s (%s) without a filesystem the driver can"
-                + " freeze, and the data dir %s has no reflinks, so a copy would be torn by"
-                + " concurrent writes; stop the workload and unstage the volume first, or put the"
-                + " data dir on xfs (mkfs.xfs -m reflink=1) or btrfs, where copies are instant",
-            volume.id(), config.nodeId(), attached.get().path(), layout.root());
+    List<Copy> ordered = new ArrayList<>();
+    Map<String, Path> mounts = new LinkedHashMap<>();
+    Copy live = null;
+    for (Copy copy : copies) {
+      VolumeRecord volume = copy.volume();
+      Optional<LoopDevice> attached = host.loops().find(layout.volumeImage(volume.id()));
+      Optional<Path> mounted =
+          attached
+              .filter(d -> volume.accessType() == AccessType.MOUNT)
+              .flatMap(this::filesystemMount);
+      if (attached.isPresent() && mounted.isEmpty()) {
+        requireReflinks(instant, volume, attached.get());
+        if (live != null) {
+          throw CsiException.failedPrecondition(
+              "volumes %s and %s are both attached read-write on node %s without a filesystem the"
+                  + " driver can freeze (block volumes in use), so their copies cannot be taken at"
+                  + " one point in time; stop the workloads of all but one of them, or snapshot"
+                  + " them one by one",
+              live.volume().id(), volume.id(), config.nodeId());
+        }
+        live = copy; // a reflink is atomic against its writes
+      } else {
+        ordered.add(copy);
+        mounted.ifPresent(mountPoint -> mounts.put(volume.id(), mountPoint));
       }
-      copyWithin(what, from, target, deadline); // a reflink is atomic against the writes
-    } else if (mounted.isPresent()) {
-      // Written out before the freeze, which then has little left to flush while writes wait.
-      host.filesystems().sync(mounted.get(), freezeWait(remaining(what, deadline)));
-      try (Freezes.Frozen frozen =
-          freezes.freeze(volume.id(), mounted.get(), freezeWait(remaining(what, deadline)))) {
-        copyWithin(what, from, target, deadline);
-      }
-    } else {
-      copyWithin(what, from, target, deadline);
     }
-    host.files().syncWithDirectory(target);
+    if (live != null) {
+      ordered.add(live);
+    }
+    // Written out before the freeze, which then has little left to flush while writes wait.
+    mounts.forEach(
+        (id, mountPoint) ->
+            host.filesystems().sync(mountPoint, freezeWait(remaining("volume " + id, deadline))));
+    try (Freezes.Frozen frozen =
+        freezes.freezeAll(mounts, () -> freezeWait(remaining("the volumes", deadline)))) {
+      for (Copy copy : ordered) {
+        copyWithin(
+            "volume " + copy.volume().id(),
+            layout.volumeImage(copy.volume().id()),
+            copy.target(),
+            deadline);
+      }
+    }
+    ordered.forEach(copy -> host.files().syncWithDirectory(copy.target()));
+  }
+
+  private void requireReflinks(boolean instant, VolumeRecord volume, LoopDevice attached) {
+    if (!instant) {
+      throw CsiException.failedPrecondition(
+          "volume %s is attached read-write on node %s (%s) without a filesystem the driver can"
+              + " freeze, and the data dir %s has no reflinks, so a copy would be torn by"
+              + " concurrent writes; stop the workload and unstage the volume first, or put the"
+              + " data dir on xfs (mkfs.xfs -m reflink=1) or btrfs, where copies are instant",
+          volume.id(), config.nodeId(), attached.path(), layout.root());
+    }
   }
 
   /** Copies a snapshot's image (never attached, never written) to {@code target}. */

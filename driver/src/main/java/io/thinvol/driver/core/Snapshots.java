@@ -61,61 +61,136 @@ public final class Snapshots {
         }
         return existing.get();
       }
-      try (OperationLocks.Held held =
-          locks.tryAcquire(sourceVolumeId, "volume " + sourceVolumeId)) {
-        VolumeRecord source = volumes.requireVolume(sourceVolumeId);
-        String id = Ids.newSnapshotId();
-        Path assembled = DataLayout.creating(layout.snapshotDir(id));
-        // A copy allocates at most what the source occupies; it keeps what it really took.
-        try (CapacityGauge.Reservation reserved =
-            capacity.reserveSnapshot(
-                host.stats().allocatedBytes(layout.volumeImage(source.id())))) {
-          Files.createDirectories(assembled);
-          Boolean formatted =
-              source.accessType() == AccessType.MOUNT
-                  ? VolumeFilesystems.wasFormatted(
-                      source.formatted(), layout.volumeImage(source.id()), host)
-                  : null;
-          copier.copy(source, assembled.resolve(DataLayout.IMAGE), budget);
-          SnapshotRecord record =
-              new SnapshotRecord(
-                  VolumeRecord.SCHEMA_VERSION,
-                  id,
-                  name,
-                  source.id(),
-                  source.sizeBytes(),
-                  source.accessType(),
-                  source.fsType(),
-                  Instant.now().toString(),
-                  formatted);
-          Catalog.writeMeta(assembled, record);
-          long allocated = host.stats().allocatedBytes(assembled.resolve(DataLayout.IMAGE));
-          catalog.publish(record, assembled);
-          reserved.keepSnapshot(id, allocated);
-          log.info("created snapshot {} ('{}') of volume {}", id, name, source.id());
-          return record;
-        } catch (IOException | RuntimeException e) {
-          throw Assembling.abandon(assembled, "snapshot '" + name + "'", e);
-        }
+      try (OperationLocks.Held held = locks.tryAcquire(sourceVolumeId, "volume " + sourceVolumeId);
+          Assembly assembly = begin(volumes.requireVolume(sourceVolumeId), name, null)) {
+        copier.copy(assembly.source(), assembly.image(), budget);
+        return assembly.publish(Instant.now());
       }
     }
   }
 
-  /** Deletes a snapshot; an unknown id is already deleted. */
+  /**
+   * Starts a snapshot of {@code source} (whose lock the caller holds): its private directory and
+   * its room on the data dir. The caller copies the image into {@link Assembly#image()} and
+   * publishes it; closing an assembly that was not published removes it.
+   */
+  Assembly begin(VolumeRecord source, String name, String groupSnapshotId) {
+    Assembly assembly = new Assembly(source, name, groupSnapshotId);
+    try {
+      // A copy allocates at most what the source occupies; it keeps what it really took.
+      assembly.reserved =
+          capacity.reserveSnapshot(host.stats().allocatedBytes(layout.volumeImage(source.id())));
+      Files.createDirectories(assembly.dir);
+      assembly.formatted =
+          source.accessType() == AccessType.MOUNT
+              ? VolumeFilesystems.wasFormatted(
+                  source.formatted(), layout.volumeImage(source.id()), host)
+              : null;
+      return assembly;
+    } catch (IOException | RuntimeException e) {
+      throw assembly.abandon(e);
+    }
+  }
+
+  /** A snapshot being assembled in its private directory. */
+  final class Assembly implements AutoCloseable {
+
+    private final VolumeRecord source;
+    private final String name;
+    private final String groupSnapshotId;
+    private final String id = Ids.newSnapshotId();
+    private final Path dir = DataLayout.creating(layout.snapshotDir(id));
+    private CapacityGauge.Reservation reserved;
+    private Boolean formatted;
+    private boolean published;
+
+    private Assembly(VolumeRecord source, String name, String groupSnapshotId) {
+      this.source = source;
+      this.name = name;
+      this.groupSnapshotId = groupSnapshotId;
+    }
+
+    VolumeRecord source() {
+      return source;
+    }
+
+    Path image() {
+      return dir.resolve(DataLayout.IMAGE);
+    }
+
+    /** Records the copied image, cut at {@code cutAt}, and publishes it under its final name. */
+    SnapshotRecord publish(Instant cutAt) {
+      try {
+        SnapshotRecord record =
+            new SnapshotRecord(
+                VolumeRecord.SCHEMA_VERSION,
+                id,
+                name,
+                source.id(),
+                source.sizeBytes(),
+                source.accessType(),
+                source.fsType(),
+                cutAt.toString(),
+                formatted,
+                groupSnapshotId);
+        Catalog.writeMeta(dir, record);
+        long allocated = host.stats().allocatedBytes(image());
+        catalog.publish(record, dir);
+        published = true;
+        reserved.keepSnapshot(id, allocated);
+        log.info("created snapshot {} ('{}') of volume {}", id, name, source.id());
+        return record;
+      } catch (IOException | RuntimeException e) {
+        throw abandon(e);
+      }
+    }
+
+    private CsiException abandon(Exception e) {
+      close();
+      return Assembling.asCsi("snapshot '" + name + "'", e);
+    }
+
+    @Override
+    public void close() {
+      if (reserved != null) {
+        reserved.close();
+        reserved = null;
+      }
+      if (!published) {
+        Assembling.remove(dir);
+      }
+    }
+  }
+
+  /**
+   * Deletes a snapshot; an unknown id is already deleted. A member of a group snapshot goes only
+   * with its group (the spec's "snapshot is part of a group" row).
+   */
   public void delete(String snapshotId) {
     if (!Ids.isSnapshotId(snapshotId)) {
       return;
     }
     try (OperationLocks.Held held = locks.tryAcquire(snapshotId, "snapshot " + snapshotId)) {
       Optional<SnapshotRecord> record = catalog.snapshot(snapshotId);
-      if (record.isPresent()) {
-        catalog.removeSnapshot(record.get());
-        capacity.snapshotDeleted(snapshotId);
-        log.info("deleted snapshot {} ('{}')", snapshotId, record.get().name());
+      if (record.isPresent() && record.get().groupSnapshotId() != null) {
+        throw CsiException.invalidArgument(
+            "snapshot %s is part of the group snapshot %s and cannot be deleted on its own;"
+                + " delete the group (DeleteVolumeGroupSnapshot, or its VolumeGroupSnapshot)",
+            snapshotId, record.get().groupSnapshotId());
       }
+      record.ifPresent(this::remove);
+    }
+  }
+
+  /** Removes a snapshot whose lock the caller holds, or that no call can reach yet. */
+  void remove(SnapshotRecord record) {
+    try {
+      catalog.removeSnapshot(record);
     } catch (IOException e) {
       throw CsiException.internal(
-          "cannot delete snapshot " + snapshotId + ": " + e.getMessage(), e);
+          "cannot delete snapshot " + record.id() + ": " + e.getMessage(), e);
     }
+    capacity.snapshotDeleted(record.id());
+    log.info("deleted snapshot {} ('{}')", record.id(), record.name());
   }
 }

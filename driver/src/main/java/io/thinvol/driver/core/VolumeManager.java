@@ -8,6 +8,7 @@ import io.thinvol.driver.store.AccessType;
 import io.thinvol.driver.store.Catalog;
 import io.thinvol.driver.store.ContentSource;
 import io.thinvol.driver.store.DataLayout;
+import io.thinvol.driver.store.GroupCatalog;
 import io.thinvol.driver.store.Ids;
 import io.thinvol.driver.store.SnapshotRecord;
 import io.thinvol.driver.store.VolumeRecord;
@@ -71,6 +72,11 @@ public final class VolumeManager {
 
   public VolumeModifier modifier() {
     return modifier;
+  }
+
+  /** Group snapshots of these volumes, recorded in {@code groups}. */
+  public GroupSnapshots groupSnapshots(GroupCatalog groups) {
+    return new GroupSnapshots(config, groups, catalog, locks, snapshots, copier);
   }
 
   public Catalog catalog() {

@@ -46,6 +46,7 @@ public final class IdentityService extends IdentityGrpc.IdentityImplBase {
         () ->
             GetPluginCapabilitiesResponse.newBuilder()
                 .addCapabilities(service(PluginCapability.Service.Type.CONTROLLER_SERVICE))
+                .addCapabilities(service(PluginCapability.Service.Type.GROUP_CONTROLLER_SERVICE))
                 .addCapabilities(
                     service(PluginCapability.Service.Type.VOLUME_ACCESSIBILITY_CONSTRAINTS))
                 .addCapabilities(service(PluginCapability.Service.Type.SNAPSHOT_METADATA_SERVICE))

@@ -7,7 +7,9 @@ import csi.v1.Topology;
 import csi.v1.Volume;
 import csi.v1.VolumeCondition;
 import csi.v1.VolumeContentSource;
+import csi.v1.VolumeGroupSnapshot;
 import io.thinvol.driver.config.DriverConfig;
+import io.thinvol.driver.core.GroupSnapshots;
 import io.thinvol.driver.core.VolumeHealth;
 import io.thinvol.driver.store.ContentSource;
 import io.thinvol.driver.store.SnapshotRecord;
@@ -46,14 +48,34 @@ final class Messages {
   }
 
   static Snapshot snapshot(SnapshotRecord record) {
-    Instant created = Instant.parse(record.createdAt());
-    return Snapshot.newBuilder()
-        .setSnapshotId(record.id())
-        .setSourceVolumeId(record.sourceVolumeId())
-        .setSizeBytes(record.sizeBytes())
-        .setCreationTime(
-            Timestamp.newBuilder().setSeconds(created.getEpochSecond()).setNanos(created.getNano()))
-        .setReadyToUse(true)
+    Snapshot.Builder snapshot =
+        Snapshot.newBuilder()
+            .setSnapshotId(record.id())
+            .setSourceVolumeId(record.sourceVolumeId())
+            .setSizeBytes(record.sizeBytes())
+            .setCreationTime(timestamp(record.createdAt()))
+            .setReadyToUse(true);
+    if (record.groupSnapshotId() != null) {
+      snapshot.setGroupSnapshotId(record.groupSnapshotId()); // it goes only with its group
+    }
+    return snapshot.build();
+  }
+
+  static VolumeGroupSnapshot groupSnapshot(GroupSnapshots.Group group) {
+    VolumeGroupSnapshot.Builder message =
+        VolumeGroupSnapshot.newBuilder()
+            .setGroupSnapshotId(group.record().id())
+            .setCreationTime(timestamp(group.record().createdAt()))
+            .setReadyToUse(true); // copies are complete and durable before they are recorded
+    group.members().forEach(member -> message.addSnapshots(snapshot(member)));
+    return message.build();
+  }
+
+  private static Timestamp timestamp(String instant) {
+    Instant parsed = Instant.parse(instant);
+    return Timestamp.newBuilder()
+        .setSeconds(parsed.getEpochSecond())
+        .setNanos(parsed.getNano())
         .build();
   }
 

@@ -8,6 +8,7 @@ import io.thinvol.driver.auth.TokenVerifier;
 import io.thinvol.driver.config.AddonsConfig;
 import io.thinvol.driver.config.DriverConfig;
 import io.thinvol.driver.core.DataDirHealth;
+import io.thinvol.driver.core.GroupSnapshots;
 import io.thinvol.driver.core.NodeManager;
 import io.thinvol.driver.core.OperationLocks;
 import io.thinvol.driver.core.SpaceReclaimer;
@@ -16,6 +17,7 @@ import io.thinvol.driver.core.VolumeManager;
 import io.thinvol.driver.core.metadata.SnapshotMetadata;
 import io.thinvol.driver.csi.AddonsIdentityService;
 import io.thinvol.driver.csi.ControllerService;
+import io.thinvol.driver.csi.GroupControllerService;
 import io.thinvol.driver.csi.IdentityService;
 import io.thinvol.driver.csi.NodeService;
 import io.thinvol.driver.csi.ReclaimSpaceService;
@@ -29,6 +31,7 @@ import io.thinvol.driver.metrics.MetricsInterceptor;
 import io.thinvol.driver.store.Catalog;
 import io.thinvol.driver.store.DataDirLock;
 import io.thinvol.driver.store.DataLayout;
+import io.thinvol.driver.store.GroupCatalog;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -75,8 +78,10 @@ public final class Driver implements AutoCloseable {
     DataDirLock lock = DataDirLock.acquire(config.dataDir());
     DataLayout layout = new DataLayout(config.dataDir());
     Catalog catalog;
+    GroupCatalog groupCatalog;
     try {
       catalog = Catalog.open(layout);
+      groupCatalog = GroupCatalog.open(layout);
     } catch (IOException | RuntimeException e) {
       lock.close();
       throw e;
@@ -85,6 +90,8 @@ public final class Driver implements AutoCloseable {
     OperationLocks locks = new OperationLocks();
     VolumeManager volumes = new VolumeManager(config, layout, catalog, host, locks);
     volumes.recover();
+    GroupSnapshots groups = volumes.groupSnapshots(groupCatalog);
+    groups.recover();
     NodeManager node = new NodeManager(layout, volumes, host, locks);
     SpaceReclaimer reclaimer = new SpaceReclaimer(layout, volumes, host, locks);
     reclaimer.recover();
@@ -106,6 +113,7 @@ public final class Driver implements AutoCloseable {
               List.of(
                   new IdentityService(config),
                   new ControllerService(config, volumes, health),
+                  new GroupControllerService(groups),
                   new NodeService(config, node, health),
                   new SnapshotMetadataService(
                       new SnapshotMetadata(catalog, layout, config.nodeId()))),

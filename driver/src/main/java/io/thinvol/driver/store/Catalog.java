@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
 public final class Catalog {
 
   private static final Logger log = LoggerFactory.getLogger(Catalog.class);
-  private static final ObjectMapper JSON =
+  static final ObjectMapper JSON =
       new ObjectMapper()
           .enable(SerializationFeature.INDENT_OUTPUT)
           .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);

@@ -22,6 +22,18 @@ public record DataLayout(Path root) {
     return root.resolve("snapshots");
   }
 
+  /** One file per group snapshot, {@code <group-id>.json}; its members live in snapshots/. */
+  public Path groups() {
+    return root.resolve("groups");
+  }
+
+  public Path groupFile(String groupSnapshotId) {
+    if (!Ids.isGroupSnapshotId(groupSnapshotId)) {
+      throw new IllegalArgumentException("not a group snapshot id: " + groupSnapshotId);
+    }
+    return groups().resolve(groupSnapshotId + ".json");
+  }
+
   /** Markers of the filesystems a snapshot or clone has frozen (see core.Freezes). */
   public Path frozen() {
     return root.resolve("frozen");

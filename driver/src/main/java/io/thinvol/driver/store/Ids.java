@@ -12,6 +12,7 @@ public final class Ids {
 
   private static final Pattern VOLUME = Pattern.compile("vol-[0-9a-f]{32}");
   private static final Pattern SNAPSHOT = Pattern.compile("snap-[0-9a-f]{32}");
+  private static final Pattern GROUP = Pattern.compile("group-[0-9a-f]{32}");
   private static final SecureRandom RANDOM = new SecureRandom();
 
   private Ids() {}
@@ -22,6 +23,14 @@ public final class Ids {
 
   public static String newSnapshotId() {
     return "snap-" + randomHex();
+  }
+
+  public static String newGroupSnapshotId() {
+    return "group-" + randomHex();
+  }
+
+  public static boolean isGroupSnapshotId(String id) {
+    return id != null && GROUP.matcher(id).matches();
   }
 
   public static boolean isVolumeId(String id) {

@@ -9,6 +9,7 @@ import csi.v1.VolumeCapability;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.thinvol.driver.DriverProcess;
+import io.thinvol.driver.FrozenWrites;
 import io.thinvol.driver.cli.HeldCopyDriver;
 import io.thinvol.driver.client.Capabilities;
 import io.thinvol.driver.client.CsiClient;
@@ -77,9 +78,9 @@ class FreezeCrashTest {
                               .setName("interrupted")
                               .setSourceVolumeId(id)
                               .build()));
-      awaitFile(root.resolve("copy-held"));
+      FrozenWrites.awaitFile(root.resolve("copy-held"));
       assertThat(DataFiles.sha256(staging().resolve("data.bin"))).isEqualTo(data); // reads work
-      blockedWrite = write(staging().resolve("during-freeze.txt"));
+      blockedWrite = FrozenWrites.write(staging().resolve("during-freeze.txt"));
       assertThat(blockedWrite.waitFor(2, TimeUnit.SECONDS))
           .as("a write to the frozen filesystem waits")
           .isFalse();
@@ -96,7 +97,7 @@ class FreezeCrashTest {
     try (DriverProcess second = DriverProcess.start(root, "node-a")) {
       assertThat(blockedWrite.waitFor(30, TimeUnit.SECONDS)).as("the waiting write ends").isTrue();
       assertThat(blockedWrite.exitValue()).isZero();
-      Process after = write(staging().resolve("after-restart.txt"));
+      Process after = FrozenWrites.write(staging().resolve("after-restart.txt"));
       assertThat(after.waitFor(30, TimeUnit.SECONDS)).as("a new write ends").isTrue();
       assertThat(after.exitValue()).isZero();
       assertThat(root.resolve("data/frozen")).isEmptyDirectory();
@@ -115,20 +116,5 @@ class FreezeCrashTest {
 
   private Path staging() {
     return root.resolve("staging/frozen");
-  }
-
-  /** A write in a process of its own: a write to a frozen filesystem cannot be interrupted. */
-  private static Process write(Path file) throws Exception {
-    return new ProcessBuilder("sh", "-c", "echo written > '" + file + "' && sync '" + file + "'")
-        .redirectErrorStream(true)
-        .start();
-  }
-
-  private static void awaitFile(Path file) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (!Files.exists(file)) {
-      assertThat(System.nanoTime()).as("%s appears", file).isLessThan(deadline);
-      Thread.sleep(50);
-    }
   }
 }
