@@ -15,9 +15,10 @@ import java.util.Optional;
 /**
  * {@code operator}: runs against the in-cluster configuration, or the current kubeconfig context
  * when run from a workstation. Environment: {@code POD_NAMESPACE} (where the operator and the node
- * pods run), {@code THINVOL_OPERATOR_IMAGE} (the image that also carries the driver; read from the
- * operator's own pod, {@code POD_NAME}, when unset), {@code THINVOL_HEALTH_PORT} (default 8081),
- * {@code THINVOL_LEADER_ELECTION} (default true), {@code THINVOL_ADDONS_TOKEN_FILE} and {@code
+ * pods run), {@code THINVOL_OPERATOR_IMAGE} (the operator's image; read from the operator's own
+ * pod, {@code POD_NAME}, when unset), {@code RELATED_IMAGE_DRIVER} (the node pods' driver image,
+ * see {@link ImageSettings}), {@code THINVOL_HEALTH_PORT} (default 8081), {@code
+ * THINVOL_LEADER_ELECTION} (default true), {@code THINVOL_ADDONS_TOKEN_FILE} and {@code
  * THINVOL_ADDONS_TOKEN_AUDIENCE} (the projected token sent to the drivers, and its audience, which
  * the drivers are told to require; defaults as the Deployment mounts it).
  */
@@ -54,13 +55,15 @@ public final class OperatorMain {
       return;
     }
     String audience = env("THINVOL_ADDONS_TOKEN_AUDIENCE").orElse(ProjectedToken.DEFAULT_AUDIENCE);
+    String operatorImage = ownImage(client, namespace);
     Settings settings =
         new Settings(
             namespace,
-            ownImage(client, namespace),
+            operatorImage,
             facts.openShift(),
             facts.snapshotApi(),
-            audience);
+            audience,
+            ImageSettings.driverImage(System.getenv(), operatorImage));
     Path tokenFile =
         env("THINVOL_ADDONS_TOKEN_FILE").map(Path::of).orElse(ProjectedToken.DEFAULT_FILE);
     GrpcReclaimCaller caller =

@@ -25,17 +25,20 @@ public record Images(
   public static final String SNAPSHOTTER = REGISTRY + "csi-snapshotter:v8.6.0";
   public static final String LIVENESS_PROBE = REGISTRY + "livenessprobe:v2.19.0";
 
-  /** Every image the operator deploys by default (the driver is the operator's own image). */
-  public static List<String> defaults(String operatorImage) {
+  /**
+   * Every image the operator deploys by default: the driver (the operator's own image unless the
+   * driver image is set apart, see {@link Settings#driverImage}) and the sidecars.
+   */
+  public static List<String> defaults(String driverImage) {
     return List.of(
-        operatorImage, NODE_DRIVER_REGISTRAR, PROVISIONER, RESIZER, SNAPSHOTTER, LIVENESS_PROBE);
+        driverImage, NODE_DRIVER_REGISTRAR, PROVISIONER, RESIZER, SNAPSHOTTER, LIVENESS_PROBE);
   }
 
   public static Images of(StorageBackend backend, Settings settings) {
     ImagesSpec spec =
         Optional.ofNullable(Effective.spec(backend).getImages()).orElseGet(ImagesSpec::new);
     return new Images(
-        or(spec.getDriver(), settings.operatorImage()),
+        or(spec.getDriver(), settings.driverImage()),
         or(spec.getNodeDriverRegistrar(), NODE_DRIVER_REGISTRAR),
         or(spec.getProvisioner(), PROVISIONER),
         or(spec.getResizer(), RESIZER),
