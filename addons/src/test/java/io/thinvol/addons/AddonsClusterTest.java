@@ -72,6 +72,10 @@ abstract class AddonsClusterTest {
     cluster.namespace(NAMESPACE);
     cluster.namespace(APPS);
     operatorClient = cluster.operator();
+    runOperator();
+  }
+
+  private void runOperator() {
     operator =
         new Operator(
             o ->
@@ -87,6 +91,13 @@ abstract class AddonsClusterTest {
             caller(),
             clock());
     operator.start();
+  }
+
+  /** Stops the operator; {@code whileDown} runs; a new operator process starts on the cluster. */
+  void restartOperator(Runnable whileDown) {
+    operator.stop();
+    whileDown.run();
+    runOperator();
   }
 
   @AfterEach

@@ -2,6 +2,7 @@ package io.thinvol.addons;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
@@ -10,9 +11,11 @@ import io.thinvol.addons.call.ReclaimCaller;
 import io.thinvol.api.BackendNames;
 import io.thinvol.api.v1alpha1.ReclaimSpaceCronJob;
 import io.thinvol.api.v1alpha1.ReclaimSpaceJob;
+import io.thinvol.testing.DescribedEvents;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
@@ -147,6 +150,85 @@ class ScheduleTest extends AddonsClusterTest {
         .startsWith("reclaimed 256Mi on node node-a (ReclaimSpaceJob hot-reclaim-");
     awaitNextRun(APPS, "hot", "PersistentVolumeClaim", "2026-11-18T12:00:00Z");
     assertNoStoredObjects();
+  }
+
+  @Test
+  void runsMissedWhileNoOperatorRanAreMadeUpOnceTheLatestOnly() {
+    claim(APPS, "hourly", BACKEND, Map.of("reclaimspace.thinvol.io/schedule", "@hourly"));
+    claim(APPS, "never-ran", BACKEND, Map.of("reclaimspace.thinvol.io/schedule", "@hourly"));
+    awaitNextRun(APPS, "hourly", "PersistentVolumeClaim", "2026-11-18T11:00:00Z");
+    awaitNextRun(APPS, "never-ran", "PersistentVolumeClaim", "2026-11-18T11:00:00Z");
+    clock.set(Instant.parse("2026-11-18T11:00:05Z"));
+    merge(PersistentVolumeClaim.class, APPS, "hourly", annotate("test/poke", "1"));
+    await("the 11:00 run", () -> eventReasons(APPS, "hourly").contains("SpaceReclaimed"));
+    assertThat(
+            client
+                .persistentVolumeClaims()
+                .inNamespace(APPS)
+                .withName("hourly")
+                .get()
+                .getMetadata()
+                .getAnnotations())
+        .containsEntry("reclaimspace.thinvol.io/last-scheduled-run", "2026-11-18T11:00:00Z");
+
+    // Down from 11:00:05 to 14:30: the runs of 12:00, 13:00 and 14:00 are missed.
+    restartOperator(() -> clock.set(Instant.parse("2026-11-18T14:30:00Z")));
+
+    await("the make-up run", () -> driver.calls("vol-hourly").size() == 2);
+    await("its Event", () -> eventReasons(APPS, "hourly").contains("MissedRunStarted"));
+    assertThat(
+            DescribedEvents.events(client, null, APPS, "hourly", null).stream()
+                .filter(e -> "MissedRunStarted".equals(e.getReason()))
+                .map(Event::getMessage))
+        .singleElement()
+        .asString()
+        .contains("3 scheduled run(s)", "2026-11-18T14:00:00Z");
+    awaitNextRun(APPS, "hourly", "PersistentVolumeClaim", "2026-11-18T15:00:00Z");
+    awaitNextRun(APPS, "never-ran", "PersistentVolumeClaim", "2026-11-18T15:00:00Z");
+    assertThat(driver.calls("vol-hourly")).as("the latest missed run only").hasSize(2);
+    assertThat(driver.calls("vol-never-ran"))
+        .as("a claim with no recorded run starts from now")
+        .isEmpty();
+  }
+
+  @Test
+  void upstreamCsiAddonsKeysOnAThinvolClaimGetOneWarningNamingThinvolsKey() {
+    String upstream = "reclaimspace.csiaddons.openshift.io/schedule";
+    claim(APPS, "odf-habit", BACKEND, Map.of(upstream, "@weekly"));
+    claim(OTHER, "on-ceph", "ceph", Map.of(upstream, "@weekly"));
+    await(
+        "UpstreamAnnotationIgnored",
+        () -> eventReasons(APPS, "odf-habit").contains("UpstreamAnnotationIgnored"));
+
+    // Two more reconciles of the claim (each seen in its next run) say nothing more.
+    merge(
+        PersistentVolumeClaim.class,
+        APPS,
+        "odf-habit",
+        annotate("reclaimspace.thinvol.io/schedule", "30 4 * * *"));
+    awaitNextRun(APPS, "odf-habit", "PersistentVolumeClaim", "2026-11-19T04:30:00Z");
+    merge(
+        PersistentVolumeClaim.class,
+        APPS,
+        "odf-habit",
+        annotate("reclaimspace.thinvol.io/schedule", "30 5 * * *"));
+    awaitNextRun(APPS, "odf-habit", "PersistentVolumeClaim", "2026-11-19T05:30:00Z");
+
+    List<Event> warnings =
+        DescribedEvents.events(client, null, APPS, "odf-habit", null).stream()
+            .filter(e -> "UpstreamAnnotationIgnored".equals(e.getReason()))
+            .toList();
+    assertThat(warnings)
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.getType()).isEqualTo("Warning");
+              assertThat(e.getMessage())
+                  .contains(upstream, "reclaimspace.thinvol.io/schedule", "upstream CSI-Addons");
+            });
+    assertThat(eventReasons(OTHER, "on-ceph"))
+        .as("not a thinvol claim: the upstream controller's business")
+        .doesNotContain("UpstreamAnnotationIgnored");
   }
 
   private void claim(

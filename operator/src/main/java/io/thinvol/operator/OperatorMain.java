@@ -12,6 +12,8 @@ import io.thinvol.operator.model.Settings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * {@code operator}: runs against the in-cluster configuration, or the current kubeconfig context
@@ -24,6 +26,8 @@ import java.util.Optional;
  * (the images of the node pods; see {@link Images}).
  */
 public final class OperatorMain {
+
+  private static final Logger log = LoggerFactory.getLogger(OperatorMain.class);
 
   private OperatorMain() {}
 
@@ -66,6 +70,12 @@ public final class OperatorMain {
             audience,
             facts.snapshotMetadataApi(),
             Images.fromEnvironment(System::getenv, operatorImage));
+    if (settings.images().driver().equals(operatorImage)) {
+      log.warn(
+          "RELATED_IMAGE_DRIVER is not set: the node pods run the operator's image {}, so every"
+              + " operator upgrade restarts the driver on every node",
+          operatorImage);
+    }
     Path tokenFile =
         env("THINVOL_ADDONS_TOKEN_FILE").map(Path::of).orElse(ProjectedToken.DEFAULT_FILE);
     GrpcReclaimCaller caller =

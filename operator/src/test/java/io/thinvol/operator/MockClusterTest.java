@@ -93,14 +93,24 @@ abstract class MockClusterTest {
     client = cluster.admin();
     cluster.namespace(NAMESPACE);
     operatorClient = cluster.operator();
-    operator =
-        OperatorRunner.start(
-            operatorClient,
-            settings(),
-            false,
-            0,
-            caller(),
-            withoutServerSideApply().andThen(this::leaderElection));
+    operator = startOperator(settings());
+  }
+
+  private OperatorRunner startOperator(Settings settings) throws IOException {
+    return OperatorRunner.start(
+        operatorClient,
+        settings,
+        false,
+        0,
+        caller(),
+        withoutServerSideApply().andThen(this::leaderElection));
+  }
+
+  /** Stops the operator and starts another one with {@code settings}, as an upgrade does. */
+  void restartOperator(Settings settings) throws IOException {
+    leading.set(false); // giving up the lease on close is no lost leadership
+    operator.close();
+    operator = startOperator(settings);
   }
 
   /** Leader election as in production, with short durations and no System.exit on a loss. */

@@ -14,6 +14,7 @@ import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.thinvol.addons.AddonsMetrics;
+import io.thinvol.addons.cron.CronPlanner;
 import io.thinvol.addons.cron.CronSchedule;
 import io.thinvol.addons.cron.StaggeredSchedule;
 import io.thinvol.api.BackendNames;
@@ -38,8 +39,10 @@ import org.slf4j.MDC;
  * Annotation schedules without an object per PVC: every bound PVC of a thinvol StorageClass is
  * reconciled, its schedule chosen by {@link SchedulePolicy} and its next run kept as the
  * reconciler's own timer (held in memory, a few dozen bytes per PVC). Changes to the PVC, its
- * Namespace, StorageClass or StorageBackend re-reconcile the PVCs they touch at once. After a
- * restart schedules continue from the restart: a run missed while no operator ran is not made up.
+ * Namespace, StorageClass or StorageBackend re-reconcile the PVCs they touch at once. Each run's
+ * time is recorded on the PVC ({@link ScheduledJobs#LAST_RUN}); after a restart the runs missed
+ * while no operator ran are made up once, the latest only, as {@link CronPlanner} does for cron
+ * jobs.
  */
 @ControllerConfiguration(name = "reclaimspace-schedules", generationAwareEventProcessing = false)
 public class ScheduleReconciler implements Reconciler<PersistentVolumeClaim> {
@@ -62,6 +65,7 @@ public class ScheduleReconciler implements Reconciler<PersistentVolumeClaim> {
   private final Duration staggerWindow;
   private final Map<String, Tracked> tracked = new ConcurrentHashMap<>();
   private final Map<String, String> warnedInvalid = new ConcurrentHashMap<>();
+  private final UpstreamAnnotations upstream;
   private volatile Instant lastPurge = Instant.MIN;
   private InformerEventSource<Namespace, PersistentVolumeClaim> namespaces;
   private InformerEventSource<StorageClass, PersistentVolumeClaim> storageClasses;
@@ -78,6 +82,7 @@ public class ScheduleReconciler implements Reconciler<PersistentVolumeClaim> {
     this.metrics = metrics;
     this.clock = clock;
     this.staggerWindow = staggerWindow;
+    this.upstream = new UpstreamAnnotations(events);
   }
 
   @Override
@@ -157,6 +162,7 @@ public class ScheduleReconciler implements Reconciler<PersistentVolumeClaim> {
         untrack(uid);
         return UpdateControl.noUpdate();
       }
+      upstream.check(claim);
       SchedulePolicy.Decision decision =
           SchedulePolicy.decide(
               claim.getMetadata().getAnnotations(),
@@ -208,11 +214,32 @@ public class ScheduleReconciler implements Reconciler<PersistentVolumeClaim> {
       StaggeredSchedule staggered = StaggeredSchedule.of(cron, uid, staggerWindow, now);
       Tracked before = tracked.get(uid);
       boolean same = before != null && before.schedule().equals(candidate.schedule());
-      Instant since = same ? before.handled() : now;
-      Optional<Instant> due = staggered.last(now).filter(t -> t.isAfter(since));
-      due.ifPresent(run -> jobs.start(claim, run, candidate.level()));
+      // First seen by this process: runs missed since the claim's last one (while no operator
+      // ran) are made up once, the latest only, as for cron jobs. A new schedule starts now.
+      Optional<Instant> lastRun =
+          before == null
+              ? ScheduledJobs.lastRun(claim).filter(t -> t.isBefore(now))
+              : Optional.empty();
+      Instant since = same ? before.handled() : lastRun.orElse(now);
+      CronPlanner.Plan plan = CronPlanner.plan(staggered, since, now, null);
+      Optional<Instant> due = plan.due();
+      due.ifPresent(
+          run -> {
+            if (lastRun.isPresent()) {
+              events.normal(
+                  claim,
+                  "MissedRunStarted",
+                  (plan.missed() + 1)
+                      + " scheduled run(s) passed while no operator ran (the last run was "
+                      + lastRun.get()
+                      + "); the latest, of "
+                      + run
+                      + ", starts now");
+            }
+            jobs.start(claim, run, candidate.level());
+          });
       Instant handled = due.orElse(since);
-      Instant next = staggered.next(now).orElse(null);
+      Instant next = plan.next().orElse(null);
       tracked.put(
           uid,
           new Tracked(
@@ -292,6 +319,7 @@ public class ScheduleReconciler implements Reconciler<PersistentVolumeClaim> {
             .map(c -> c.getMetadata().getUid())
             .collect(Collectors.toSet());
     tracked.keySet().stream().filter(uid -> !present.contains(uid)).toList().forEach(this::untrack);
+    upstream.retainOnly(present);
     log.debug("{} PVCs on a schedule", tracked.size());
   }
 

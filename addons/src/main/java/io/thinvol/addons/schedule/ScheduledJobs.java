@@ -7,6 +7,8 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.thinvol.addons.job.FinishedJobs;
 import io.thinvol.addons.job.JobsByClaim;
 import io.thinvol.api.kube.Events;
@@ -16,6 +18,7 @@ import io.thinvol.api.v1alpha1.ReclaimSpaceJobSpec;
 import io.thinvol.api.v1alpha1.ReclaimTarget;
 import java.net.HttpURLConnection;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -34,6 +37,13 @@ public final class ScheduledJobs implements FinishedJobs {
   public static final String SCHEDULED_LABEL = "reclaimspace.thinvol.io/scheduled";
   static final String SCHEDULED_AT = "reclaimspace.thinvol.io/scheduled-at";
   static final String SOURCE = "reclaimspace.thinvol.io/schedule-source";
+
+  /**
+   * On the PVC: the scheduled time of its latest run, so that an operator that starts after a pause
+   * knows which runs it missed (the jobs of successful runs are deleted).
+   */
+  public static final String LAST_RUN = "reclaimspace.thinvol.io/last-scheduled-run";
+
   private static final int MAX_NAME = 253;
 
   private final KubernetesClient client;
@@ -82,12 +92,36 @@ public final class ScheduledJobs implements FinishedJobs {
         throw e;
       }
     }
+    recordRun(claim, due);
     log.info(
         "started scheduled reclaim {} of PVC {}/{}",
         job.getMetadata().getName(),
         namespace,
         claimName);
     return Optional.of(job.getMetadata().getName());
+  }
+
+  private void recordRun(PersistentVolumeClaim claim, Instant due) {
+    client
+        .persistentVolumeClaims()
+        .inNamespace(claim.getMetadata().getNamespace())
+        .withName(claim.getMetadata().getName())
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"metadata\":{\"annotations\":{\"" + LAST_RUN + "\":\"" + due + "\"}}}");
+  }
+
+  /** The scheduled time of the claim's latest run, if one was recorded and can be read. */
+  static Optional<Instant> lastRun(PersistentVolumeClaim claim) {
+    String value =
+        Optional.ofNullable(claim.getMetadata().getAnnotations())
+            .map(a -> a.get(LAST_RUN))
+            .orElse(null);
+    try {
+      return Optional.ofNullable(value).map(Instant::parse);
+    } catch (DateTimeParseException e) {
+      return Optional.empty(); // edited by hand: treated as never run
+    }
   }
 
   static ReclaimSpaceJob job(

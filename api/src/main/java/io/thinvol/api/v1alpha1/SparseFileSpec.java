@@ -34,6 +34,16 @@ public class SparseFileSpec {
   @Min(1.0)
   private Double overprovisionRatio;
 
+  @JsonPropertyDescription(
+      "The data dir is meant to be a filesystem of its own mounted there on each node (a data"
+          + " disk). While none is mounted, the driver on that node creates nothing there (the"
+          + " images would fill the node's root filesystem and later hide under the disk), is not"
+          + " ready, says why in its Pod's condition thinvol.io/DataDirUnusable and in"
+          + " status.nodeProblems, and picks the disk up as soon as it is mounted, without a"
+          + " restart. A bind mount of a directory does not count: mount the disk's filesystem.")
+  @Default("false")
+  private Boolean dedicatedMount;
+
   /** Filesystems the driver creates. */
   public enum Filesystem {
     @JsonProperty("ext4")
@@ -64,5 +74,13 @@ public class SparseFileSpec {
 
   public void setOverprovisionRatio(Double overprovisionRatio) {
     this.overprovisionRatio = overprovisionRatio;
+  }
+
+  public Boolean getDedicatedMount() {
+    return dedicatedMount;
+  }
+
+  public void setDedicatedMount(Boolean dedicatedMount) {
+    this.dedicatedMount = dedicatedMount;
   }
 }

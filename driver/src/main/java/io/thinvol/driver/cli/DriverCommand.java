@@ -62,6 +62,14 @@ public final class DriverCommand implements Callable<Integer> {
   Path dataDir;
 
   @Option(
+      names = "--data-dir-dedicated-mount",
+      defaultValue = "${env:THINVOL_DATA_DIR_DEDICATED_MOUNT:-false}",
+      description =
+          "The data dir is meant to be a filesystem mounted there: until one is, write nothing to"
+              + " it and say why (env THINVOL_DATA_DIR_DEDICATED_MOUNT). Default: ${DEFAULT-VALUE}")
+  boolean dataDirDedicatedMount;
+
+  @Option(
       names = "--max-volumes",
       defaultValue = "${env:THINVOL_MAX_VOLUMES:-1000}",
       description =
@@ -147,7 +155,8 @@ public final class DriverCommand implements Callable<Integer> {
       defaultValue = "${env:POD_NAME}",
       description =
           "This driver's Pod (env POD_NAME, in POD_NAMESPACE): a full data dir is reported as its"
-              + " condition thinvol.io/DataDirFull. Default: none, nothing is reported")
+              + " conditions thinvol.io/DataDirFull and thinvol.io/DataDirUnusable. Default: none,"
+              + " nothing is reported")
   String podName;
 
   @Option(
@@ -172,7 +181,8 @@ public final class DriverCommand implements Callable<Integer> {
           default ->
               throw new IllegalArgumentException(
                   "--expansion must be 'controller' or 'node', not '" + expansion + "'");
-        });
+        },
+        dataDirDedicatedMount);
   }
 
   @Override
@@ -190,6 +200,18 @@ public final class DriverCommand implements Callable<Integer> {
       filesystems.unavailable(type).ifPresent(why -> log.warn("{}", why));
     }
     AddonsConfig addons = addonsConfig();
+    // Reported from the start: a driver waiting for its data dir's mount says so on its Pod.
+    String podNamespace = System.getenv("POD_NAMESPACE");
+    DataDirCondition condition =
+        podName == null || podName.isBlank() || podNamespace == null
+            ? null
+            : new DataDirCondition(
+                    Driver.dataDirHealth(config),
+                    () -> new KubernetesClientBuilder().build(),
+                    podNamespace,
+                    podName,
+                    Clock.systemUTC())
+                .start(CONDITION_PERIOD);
     Driver driver =
         Driver.start(
             config,
@@ -198,17 +220,6 @@ public final class DriverCommand implements Callable<Integer> {
                 ? new KubernetesTokenVerifier(ApiServer::inCluster, addons.tokenAudience())
                 : null);
     HttpEndpoints http = httpPort > 0 ? driver.serveHttp(httpPort) : null;
-    String podNamespace = System.getenv("POD_NAMESPACE");
-    DataDirCondition condition =
-        podName == null || podName.isBlank() || podNamespace == null
-            ? null
-            : new DataDirCondition(
-                    driver.dataDirHealth(),
-                    () -> new KubernetesClientBuilder().build(),
-                    podNamespace,
-                    podName,
-                    Clock.systemUTC())
-                .start(CONDITION_PERIOD);
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(

@@ -10,6 +10,8 @@ import java.nio.file.Path;
  * @param nodeExpansion grow images in NodeExpandVolume on the node that holds them, and offer no
  *     ControllerExpandVolume: for DaemonSet-only deployments, where a central resizer would call an
  *     arbitrary node
+ * @param dedicatedMount the data dir is meant to be a filesystem mounted there: until one is, the
+ *     driver writes nothing to it
  */
 public record DriverConfig(
     String csiEndpoint,
@@ -19,7 +21,30 @@ public record DriverConfig(
     int maxVolumes,
     double overprovisionRatio,
     String version,
-    boolean nodeExpansion) {
+    boolean nodeExpansion,
+    boolean dedicatedMount) {
+
+  /** For a data dir that need not be a mount of its own. */
+  public DriverConfig(
+      String csiEndpoint,
+      String driverName,
+      String nodeId,
+      Path dataDir,
+      int maxVolumes,
+      double overprovisionRatio,
+      String version,
+      boolean nodeExpansion) {
+    this(
+        csiEndpoint,
+        driverName,
+        nodeId,
+        dataDir,
+        maxVolumes,
+        overprovisionRatio,
+        version,
+        nodeExpansion,
+        false);
+  }
 
   /** With controller-side expansion. */
   public DriverConfig(
@@ -34,11 +59,6 @@ public record DriverConfig(
   }
 
   public static final String TOPOLOGY_KEY = "topology.thinvol.io/node";
-
-  /** Ready to serve: the data dir is a writable directory (a disk mounted late makes it so). */
-  public boolean dataDirUsable() {
-    return java.nio.file.Files.isDirectory(dataDir) && java.nio.file.Files.isWritable(dataDir);
-  }
 
   public DriverConfig {
     if (overprovisionRatio < 1.0) {

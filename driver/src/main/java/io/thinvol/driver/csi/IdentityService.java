@@ -12,7 +12,7 @@ import csi.v1.ProbeResponse;
 import io.grpc.stub.StreamObserver;
 import io.thinvol.driver.config.DriverConfig;
 
-/** CSI Identity: who the plugin is, what it offers, and whether its data dir is usable. */
+/** CSI Identity: who the plugin is, what it offers, and that it serves. */
 public final class IdentityService extends IdentityGrpc.IdentityImplBase {
 
   private final DriverConfig config;
@@ -64,13 +64,19 @@ public final class IdentityService extends IdentityGrpc.IdentityImplBase {
         .build();
   }
 
-  /** Ready while the data dir is a writable directory (a disk mounted late makes it so). */
+  /**
+   * Ready whenever it answers: the plugin finished starting before it opened its socket. Data-dir
+   * trouble is not Probe's business: the livenessprobe sidecar turns ready=false into a failed
+   * liveness check, and a restart heals no disk (it only unregisters the plugin for every volume of
+   * the node). The data dir's state is readiness ({@code /readyz}), volume conditions and a Pod
+   * condition instead.
+   */
   @Override
   public void probe(ProbeRequest request, StreamObserver<ProbeResponse> observer) {
     Rpc.unary(
         "Probe",
         null,
         observer,
-        () -> ProbeResponse.newBuilder().setReady(BoolValue.of(config.dataDirUsable())).build());
+        () -> ProbeResponse.newBuilder().setReady(BoolValue.of(true)).build());
   }
 }

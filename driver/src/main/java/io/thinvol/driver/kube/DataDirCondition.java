@@ -20,15 +20,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Tells the cluster whether this node's data dir is full, as a condition of the driver's own Pod
- * ({@value #TYPE}): {@code kubectl describe pod} shows it, and the operator, which watches the node
- * pods anyway, turns it into the StorageBackend's node problems and an Event. The data dir is
- * checked on a period (statfs, no API call); the Pod is patched only when the answer changes, and
- * once at start so a condition left by a previous container is corrected.
+ * Tells the cluster whether this node's data dir is full ({@value #TYPE}) or cannot take images at
+ * all ({@value #UNUSABLE_TYPE}: a dedicated mount missing, read-only), as conditions of the
+ * driver's own Pod: {@code kubectl describe pod} shows them, and the operator, which watches the
+ * node pods anyway, turns them into the StorageBackend's node problems and an Event. The data dir
+ * is checked on a period (statfs, no API call); the Pod is patched only when the answer changes,
+ * and once at start so a condition left by a previous container is corrected.
  */
 public final class DataDirCondition implements AutoCloseable {
 
   public static final String TYPE = "thinvol.io/DataDirFull";
+  public static final String UNUSABLE_TYPE = "thinvol.io/DataDirUnusable";
 
   private static final Logger log = LoggerFactory.getLogger(DataDirCondition.class);
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -46,7 +48,7 @@ public final class DataDirCondition implements AutoCloseable {
             return thread;
           });
   private KubernetesClient client;
-  private Boolean reported; // what the Pod says now, as far as this process knows
+  private String reported; // what the Pod says now, as far as this process knows
 
   public DataDirCondition(
       DataDirHealth health,
@@ -70,7 +72,8 @@ public final class DataDirCondition implements AutoCloseable {
   /** Patches the Pod when the data dir's state differs from what the Pod says. */
   public synchronized void check() {
     DataDirHealth.State state = health.state();
-    if (reported != null && reported == state.full()) {
+    String now = state.full() + "/" + (state.unusable() == null ? "" : state.unusable().reason());
+    if (now.equals(reported)) {
       return;
     }
     if (client == null) {
@@ -82,11 +85,17 @@ public final class DataDirCondition implements AutoCloseable {
         .withName(pod)
         .subresource("status")
         .patch(PatchContext.of(PatchType.STRATEGIC_MERGE), patch(state));
-    reported = state.full();
-    if (state.full()) {
+    reported = now;
+    if (state.unusable() != null) {
+      log.warn(
+          "data dir unusable, reported on pod {}/{}: {}",
+          namespace,
+          pod,
+          state.unusable().message());
+    } else if (state.full()) {
       log.warn("data dir full, reported on pod {}/{}: {}", namespace, pod, state.problem());
     } else {
-      log.info("data dir has room, reported on pod {}/{}", namespace, pod);
+      log.info("data dir usable with room, reported on pod {}/{}", namespace, pod);
     }
   }
 
@@ -113,8 +122,19 @@ public final class DataDirCondition implements AutoCloseable {
                 "%d of %d bytes available in %s",
                 state.availableBytes(), state.totalBytes(), state.root()));
     condition.put("lastTransitionTime", clock.instant().truncatedTo(ChronoUnit.SECONDS).toString());
+    Map<String, Object> unusable = new LinkedHashMap<>();
+    unusable.put("type", UNUSABLE_TYPE);
+    unusable.put("status", state.unusable() != null ? "True" : "False");
+    unusable.put("reason", state.unusable() != null ? state.unusable().reason() : "Usable");
+    unusable.put(
+        "message",
+        state.unusable() != null
+            ? state.unusable().message()
+            : "the data dir " + state.root() + " can take images");
+    unusable.put("lastTransitionTime", condition.get("lastTransitionTime"));
     try {
-      return JSON.writeValueAsString(Map.of("status", Map.of("conditions", List.of(condition))));
+      return JSON.writeValueAsString(
+          Map.of("status", Map.of("conditions", List.of(condition, unusable))));
     } catch (JsonProcessingException e) {
       throw new IllegalStateException(e);
     }

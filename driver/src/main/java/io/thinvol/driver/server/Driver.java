@@ -8,6 +8,7 @@ import io.thinvol.driver.auth.TokenVerifier;
 import io.thinvol.driver.config.AddonsConfig;
 import io.thinvol.driver.config.DriverConfig;
 import io.thinvol.driver.core.DataDirHealth;
+import io.thinvol.driver.core.DataDirUsability;
 import io.thinvol.driver.core.GroupSnapshots;
 import io.thinvol.driver.core.NodeManager;
 import io.thinvol.driver.core.OperationLocks;
@@ -17,6 +18,7 @@ import io.thinvol.driver.core.VolumeManager;
 import io.thinvol.driver.core.metadata.SnapshotMetadata;
 import io.thinvol.driver.csi.AddonsIdentityService;
 import io.thinvol.driver.csi.ControllerService;
+import io.thinvol.driver.csi.DataDirGate;
 import io.thinvol.driver.csi.GroupControllerService;
 import io.thinvol.driver.csi.IdentityService;
 import io.thinvol.driver.csi.NodeService;
@@ -34,8 +36,10 @@ import io.thinvol.driver.store.DataLayout;
 import io.thinvol.driver.store.GroupCatalog;
 import java.io.IOException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The whole plugin: state rebuilt from the data dir, and the endpoints that share it: the CSI
@@ -43,6 +47,9 @@ import java.util.List;
  * operator, token-authenticated).
  */
 public final class Driver implements AutoCloseable {
+
+  /** How often a driver waiting for its data dir's mount looks again. */
+  static final Duration MOUNT_POLL = Duration.ofSeconds(2);
 
   private final List<GrpcServer> servers;
   private final Metrics metrics;
@@ -75,6 +82,8 @@ public final class Driver implements AutoCloseable {
   public static Driver start(
       DriverConfig config, AddonsConfig addons, TokenVerifier verifier, CommandRunner runner)
       throws IOException {
+    DataDirUsability usability = new DataDirUsability(config.dataDir(), config.dedicatedMount());
+    MountWait.untilMounted(config, usability, MOUNT_POLL);
     DataDirLock lock = DataDirLock.acquire(config.dataDir());
     DataLayout layout = new DataLayout(config.dataDir());
     Catalog catalog;
@@ -95,7 +104,7 @@ public final class Driver implements AutoCloseable {
     NodeManager node = new NodeManager(layout, volumes, host, locks);
     SpaceReclaimer reclaimer = new SpaceReclaimer(layout, volumes, host, locks);
     reclaimer.recover();
-    DataDirHealth dataDir = new DataDirHealth(layout.root(), host);
+    DataDirHealth dataDir = new DataDirHealth(layout.root(), host, usability);
     VolumeHealth health = new VolumeHealth(layout, host, dataDir);
     Metrics metrics = new Metrics();
     metrics.gauge("thinvol_volumes", catalog::volumeCount);
@@ -117,7 +126,7 @@ public final class Driver implements AutoCloseable {
                   new NodeService(config, node, health),
                   new SnapshotMetadataService(
                       new SnapshotMetadata(catalog, layout, config.nodeId()))),
-              measured));
+              List.of(new DataDirGate(usability), new MetricsInterceptor(metrics))));
       List<BindableService> addonsServices = new ArrayList<>();
       addonsServices.add(new AddonsIdentityService(config));
       addonsServices.addAll(new ReclaimSpaceService(reclaimer, metrics).services());
@@ -151,21 +160,24 @@ public final class Driver implements AutoCloseable {
     return start(config, AddonsConfig.socketOnly(null), null);
   }
 
-  /** Serves /healthz, /readyz and /metrics on {@code port}; the caller closes it. */
+  /**
+   * Serves /healthz (alive while the gRPC servers serve), /readyz (not ready, saying why, while the
+   * data dir cannot take images or is full) and /metrics on {@code port}; the caller closes it.
+   */
   public HttpEndpoints serveHttp(int port) throws IOException {
     return HttpEndpoints.start(
         port,
         () -> servers.stream().allMatch(GrpcServer::isServing),
-        () ->
-            config.dataDirUsable()
-                ? ""
-                : "the data dir " + config.dataDir() + " is not a writable directory",
+        () -> Optional.ofNullable(dataDir.state().problem()).orElse(""),
         metrics);
   }
 
-  /** Whether the data dir has room for images to grow. */
-  public DataDirHealth dataDirHealth() {
-    return dataDir;
+  /** The state of the data dir {@code config} names, read without opening it. */
+  public static DataDirHealth dataDirHealth(DriverConfig config) {
+    return new DataDirHealth(
+        config.dataDir(),
+        new HostTools(new ProcessCommandRunner()),
+        new DataDirUsability(config.dataDir(), config.dedicatedMount()));
   }
 
   public void awaitTermination() throws InterruptedException {

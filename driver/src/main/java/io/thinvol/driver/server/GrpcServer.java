@@ -1,6 +1,7 @@
 package io.thinvol.driver.server;
 
 import io.grpc.BindableService;
+import io.grpc.HandlerRegistry;
 import io.grpc.Server;
 import io.grpc.ServerInterceptor;
 import io.grpc.ServerInterceptors;
@@ -61,9 +62,22 @@ public final class GrpcServer implements AutoCloseable {
   public static GrpcServer onSocket(
       Path socket, List<BindableService> services, List<ServerInterceptor> interceptors)
       throws IOException {
+    return onSocket(socket, services, interceptors, null);
+  }
+
+  /** As above; methods of no service go to {@code fallback} (null: UNIMPLEMENTED). */
+  static GrpcServer onSocket(
+      Path socket,
+      List<BindableService> services,
+      List<ServerInterceptor> interceptors,
+      HandlerRegistry fallback)
+      throws IOException {
     EventLoopGroup eventLoops = UnixSockets.eventLoops(1);
     NettyServerBuilder builder = UnixSockets.serverBuilder(socket, eventLoops);
     services.forEach(s -> builder.addService(ServerInterceptors.intercept(s, interceptors)));
+    if (fallback != null) {
+      builder.fallbackHandlerRegistry(fallback);
+    }
     return start(builder, eventLoops, "unix://" + socket, socket, () -> {});
   }
 

@@ -82,12 +82,12 @@ class NodeConformanceTest {
   }
 
   @Test
-  @DisplayName("Probe is not ready while the data dir is unusable")
-  void probeNotReady() throws IOException {
+  @DisplayName("Probe stays ready while the data dir is unusable: that is readiness, not liveness")
+  void probeReadyWhileServing() throws IOException {
     driver.loseDataDir();
     assertThat(
             driver.csi().identity().probe(ProbeRequest.getDefaultInstance()).getReady().getValue())
-        .isFalse();
+        .isTrue();
     driver.restoreDataDir();
     assertThat(
             driver.csi().identity().probe(ProbeRequest.getDefaultInstance()).getReady().getValue())

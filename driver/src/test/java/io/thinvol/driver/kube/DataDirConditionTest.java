@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.thinvol.driver.SmallFilesystem;
 import io.thinvol.driver.core.DataDirHealth;
+import io.thinvol.driver.core.DataDirUsability;
 import io.thinvol.driver.host.HostTools;
 import io.thinvol.driver.host.ProcessCommandRunner;
 import java.nio.file.Files;
@@ -107,9 +108,39 @@ class DataDirConditionTest {
     assertThat(server.getRequestCount()).isEqualTo(afterFirst + 2 * CALLS_PER_REPORT);
   }
 
-  /** The condition of the last patch, which must be a strategic merge of the Pod's status. */
-  @SuppressWarnings("unchecked")
+  @Test
+  void reportsADataDirWithoutItsDedicatedMount() throws Exception {
+    Path bare = Files.createTempDirectory("thinvol-no-disk-");
+    try (DataDirCondition waiting =
+        new DataDirCondition(
+            new DataDirHealth(
+                bare, new HostTools(new ProcessCommandRunner()), new DataDirUsability(bare, true)),
+            () -> client,
+            "thinvol-system",
+            "thinvol-node-abc",
+            Clock.systemUTC())) {
+      waiting.check();
+      assertThat(patchedCondition("thinvol.io/DataDirUnusable"))
+          .containsEntry("status", "True")
+          .containsEntry("reason", "DedicatedMountMissing");
+      assertThat((String) patchedCondition("thinvol.io/DataDirUnusable").get("message"))
+          .contains(bare.toString(), "dedicated mount");
+    } finally {
+      Files.delete(bare);
+    }
+    condition.check();
+    assertThat(patchedCondition("thinvol.io/DataDirUnusable"))
+        .containsEntry("status", "False")
+        .containsEntry("reason", "Usable");
+  }
+
   private Map<String, Object> patchedCondition() throws Exception {
+    return patchedCondition("thinvol.io/DataDirFull");
+  }
+
+  /** A condition of the last patch, which must be a strategic merge of the Pod's status. */
+  @SuppressWarnings("unchecked")
+  private Map<String, Object> patchedCondition(String type) throws Exception {
     RecordedRequest patch = patches.get(patches.size() - 1);
     assertThat(patch.getHeader("Content-Type"))
         .startsWith("application/strategic-merge-patch+json");
@@ -117,7 +148,10 @@ class DataDirConditionTest {
         new ObjectMapper().readValue(patchBodies.get(patchBodies.size() - 1), Map.class);
     List<Map<String, Object>> conditions =
         (List<Map<String, Object>>) ((Map<String, Object>) body.get("status")).get("conditions");
-    assertThat(conditions).as("only this condition: the kubelet's are left alone").hasSize(1);
-    return conditions.get(0);
+    assertThat(conditions)
+        .as("only the driver's conditions: the kubelet's are left alone")
+        .extracting(c -> c.get("type"))
+        .containsExactly("thinvol.io/DataDirFull", "thinvol.io/DataDirUnusable");
+    return conditions.stream().filter(c -> type.equals(c.get("type"))).findFirst().orElseThrow();
   }
 }

@@ -48,7 +48,7 @@ class HttpEndpointsTest {
     driver.loseDataDir();
     HttpResponse<String> notReady = get("/readyz");
     assertThat(notReady.statusCode()).isEqualTo(503);
-    assertThat(notReady.body()).contains("not a writable directory");
+    assertThat(notReady.body()).contains("is missing or not a directory");
     driver.restoreDataDir();
   }
 

@@ -115,6 +115,7 @@ public final class NodeDaemonSetModel {
             "--driver-name=" + Names.driver(backend),
             "--node-id=$(NODE_NAME)",
             "--data-dir=" + effective.dataDir(),
+            DataDirMount.flag(backend),
             "--overprovision-ratio=" + effective.overprovisionRatio(),
             "--expansion=node",
             "--http-port=" + HTTP_PORT,
@@ -157,7 +158,7 @@ public final class NodeDaemonSetModel {
             mount("pods-dir", effective.kubeletDir() + "/pods", "Bidirectional"),
             mount("plugins-dir", effective.kubeletDir() + "/plugins", "Bidirectional"),
             mount("dev-dir", "/dev", null),
-            mount("data-dir", effective.dataDir(), null),
+            DataDirMount.mount(effective),
             mount("tmp", "/tmp", null),
             new VolumeMountBuilder()
                 .withName("addons-tls")
@@ -195,9 +196,8 @@ public final class NodeDaemonSetModel {
             "--node-deployment=true",
             "--strict-topology=true",
             "--immediate-topology=false",
-            "--feature-gates=Topology=true",
             "--enable-capacity=true",
-            "--capacity-ownerref-level=0",
+            "--capacity-ownerref-level=" + CapacityOwner.OWNERREF_LEVEL,
             "--extra-create-metadata=true",
             "--default-fstype=" + effective.filesystem(),
             "--timeout=120s",

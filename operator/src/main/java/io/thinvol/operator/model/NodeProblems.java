@@ -7,36 +7,57 @@ import io.thinvol.api.v1alpha1.StorageBackendStatus.NodeProblem;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
  * Nodes where the driver does not work, said in the status so nobody has to read pod logs to find
- * them: a driver pod that is not ready (with its container's reason), a ready pod whose kubelet has
- * not registered the driver, or a driver that reports its data dir full (a condition of its own
- * pod).
+ * them: a driver that reports its data dir unusable (a dedicated mount missing, read-only: a
+ * condition of its own pod, which also makes it not ready), a driver pod that is not ready (with
+ * its container's reason), a ready pod whose kubelet has not registered the driver, or a driver
+ * that reports its data dir full.
  */
 final class NodeProblems {
 
   /** The condition a driver sets on its own pod; the driver's DataDirCondition writes it. */
   static final String DATA_DIR_FULL = "thinvol.io/DataDirFull";
 
+  /** Set by the same driver class when images cannot be written to the data dir at all. */
+  static final String DATA_DIR_UNUSABLE = "thinvol.io/DataDirUnusable";
+
   private NodeProblems() {}
 
   /** The nodes whose driver reports a full data dir, each with the driver's message. */
   static List<NodeProblem> dataDirFull(List<Pod> pods) {
+    return reported(pods, DATA_DIR_FULL);
+  }
+
+  /** The nodes whose driver cannot write images to its data dir, each with the driver's message. */
+  static List<NodeProblem> dataDirUnusable(List<Pod> pods) {
+    return reported(pods, DATA_DIR_UNUSABLE);
+  }
+
+  private static List<NodeProblem> reported(List<Pod> pods, String conditionType) {
     List<NodeProblem> problems = new ArrayList<>();
     for (Pod pod : pods) {
       String node = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
-      if (node == null || pod.getStatus() == null || pod.getStatus().getConditions() == null) {
+      if (node == null) {
         continue;
       }
-      pod.getStatus().getConditions().stream()
-          .filter(c -> DATA_DIR_FULL.equals(c.getType()) && "True".equals(c.getStatus()))
-          .findFirst()
-          .ifPresent(c -> problems.add(problem(node, c.getMessage())));
+      reportedBy(pod, conditionType).ifPresent(message -> problems.add(problem(node, message)));
     }
     problems.sort(Comparator.comparing(NodeProblem::getNode));
     return problems;
+  }
+
+  private static Optional<String> reportedBy(Pod pod, String conditionType) {
+    if (pod.getStatus() == null || pod.getStatus().getConditions() == null) {
+      return Optional.empty();
+    }
+    return pod.getStatus().getConditions().stream()
+        .filter(c -> conditionType.equals(c.getType()) && "True".equals(c.getStatus()))
+        .map(c -> c.getMessage())
+        .findFirst();
   }
 
   static List<NodeProblem> of(StorageBackend backend, Set<String> registeredNodes, List<Pod> pods) {
@@ -47,7 +68,11 @@ final class NodeProblems {
         continue; // not scheduled yet: the DaemonSet counts say so
       }
       String notReady = notReady(pod);
-      if (notReady != null) {
+      Optional<String> unusable = reportedBy(pod, DATA_DIR_UNUSABLE);
+      if (unusable.isPresent()) {
+        problems.add(
+            problem(node, "driver pod " + pod.getMetadata().getName() + ": " + unusable.get()));
+      } else if (notReady != null) {
         problems.add(
             problem(
                 node, "driver pod " + pod.getMetadata().getName() + " is not ready: " + notReady));

@@ -46,6 +46,10 @@ public final class OperatorRbac {
     rules.add("thinvol.io", "reclaimspacecronjobs/finalizers", "update");
     rules.add("", "namespaces", READ);
     rules.add("", "persistentvolumeclaims", READ);
+    // The scheduler records each claim's latest run on it
+    // (reclaimspace.thinvol.io/last-scheduled-run)
+    // so that runs missed while no operator ran are made up after a restart.
+    rules.add("", "persistentvolumeclaims", "patch");
     rules.add("", "persistentvolumes", READ);
     rules.add("", "pods", READ);
     // get and patch: a recurring Warning raises the count of its Event instead of adding one.

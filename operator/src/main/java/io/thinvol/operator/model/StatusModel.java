@@ -69,6 +69,10 @@ public final class StatusModel {
           "NoNodes",
           "no node matches the nodeSelector and tolerations of this StorageBackend, so no node can"
               + " hold its volumes; label a node or change spec.nodeSelector");
+    } else if (!NodeProblems.dataDirUnusable(pods).isEmpty()) {
+      // Waiting helps nothing here: a disk must be mounted or repaired.
+      conditions.broken(
+          "DataDirUnusable", DataDirSummary.unusable(NodeProblems.dataDirUnusable(pods)));
     } else if (ready < desired || updated < desired) {
       conditions.underWay(
           "NodesNotReady",

@@ -202,7 +202,7 @@ class ModelTest {
             "--log-level=DEBUG",
             "--addons-port=9070",
             "--addons-token-audience=addons.thinvol.io");
-    assertThat(container(daemonSet, "driver").getImage()).isEqualTo(SETTINGS.operatorImage());
+    assertThat(container(daemonSet, "driver").getImage()).isEqualTo(SETTINGS.images().driver());
     assertThat(container(daemonSet, "node-driver-registrar").getArgs())
         .contains("--kubelet-registration-path=/var/data/kubelet/plugins/fast.thinvol.io/csi.sock");
     Container provisioner = container(daemonSet, "csi-provisioner");
@@ -212,7 +212,7 @@ class ModelTest {
             "--node-deployment=true",
             "--strict-topology=true",
             "--enable-capacity=true",
-            "--capacity-ownerref-level=0",
+            "--capacity-ownerref-level=1",
             "--default-fstype=xfs");
     assertThat(provisioner.getEnv())
         .extracting(e -> e.getName())
