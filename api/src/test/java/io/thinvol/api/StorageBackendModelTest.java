@@ -94,7 +94,9 @@ class StorageBackendModelTest {
         .forEach(
             (name, child) -> {
               boolean fromKubernetesModel =
-                  path.contains("tolerations") || path.contains("imagePullSecrets");
+                  path.contains("tolerations")
+                      || path.contains("imagePullSecrets")
+                      || path.contains("sidecarResources.");
               if (!fromKubernetesModel) {
                 assertThat(child.getDescription())
                     .as("%s.%s has a description", path, name)
