@@ -53,10 +53,10 @@ class GroupSnapshotRollbackTest {
       assertThat(commands)
           .as("both filesystems were frozen together, then thawed")
           .containsSubsequence(
-              List.of("fsfreeze", "--freeze", driver.staging("a").toString()),
-              List.of("fsfreeze", "--freeze", driver.staging("c").toString()),
-              List.of("fsfreeze", "--unfreeze", driver.staging("c").toString()),
-              List.of("fsfreeze", "--unfreeze", driver.staging("a").toString()));
+              List.of("FIFREEZE", driver.staging("a").toString()),
+              List.of("FIFREEZE", driver.staging("c").toString()),
+              List.of("FITHAW", driver.staging("c").toString()),
+              List.of("FITHAW", driver.staging("a").toString()));
 
       Files.delete(image);
       Files.move(saved, image);
