@@ -1,6 +1,5 @@
 package io.thinvol.driver.cli;
 
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.thinvol.driver.auth.KubernetesTokenVerifier;
 import io.thinvol.driver.config.AddonsConfig;
 import io.thinvol.driver.config.DriverConfig;
@@ -207,7 +206,7 @@ public final class DriverCommand implements Callable<Integer> {
             ? null
             : new DataDirCondition(
                     Driver.dataDirHealth(config),
-                    () -> new KubernetesClientBuilder().build(),
+                    ApiServer::inCluster,
                     podNamespace,
                     podName,
                     Clock.systemUTC())

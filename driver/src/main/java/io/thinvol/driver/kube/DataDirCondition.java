@@ -1,10 +1,5 @@
 package io.thinvol.driver.kube;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.thinvol.driver.core.DataDirHealth;
 import java.time.Clock;
 import java.time.Duration;
@@ -33,10 +28,9 @@ public final class DataDirCondition implements AutoCloseable {
   public static final String UNUSABLE_TYPE = "thinvol.io/DataDirUnusable";
 
   private static final Logger log = LoggerFactory.getLogger(DataDirCondition.class);
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final DataDirHealth health;
-  private final Supplier<KubernetesClient> clients;
+  private final Supplier<ApiServer> apis;
   private final String namespace;
   private final String pod;
   private final Clock clock;
@@ -47,17 +41,13 @@ public final class DataDirCondition implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
           });
-  private KubernetesClient client;
+  private ApiServer api;
   private String reported; // what the Pod says now, as far as this process knows
 
   public DataDirCondition(
-      DataDirHealth health,
-      Supplier<KubernetesClient> clients,
-      String namespace,
-      String pod,
-      Clock clock) {
+      DataDirHealth health, Supplier<ApiServer> apis, String namespace, String pod, Clock clock) {
     this.health = health;
-    this.clients = clients;
+    this.apis = apis;
     this.namespace = namespace;
     this.pod = pod;
     this.clock = clock;
@@ -76,15 +66,11 @@ public final class DataDirCondition implements AutoCloseable {
     if (now.equals(reported)) {
       return;
     }
-    if (client == null) {
-      client = clients.get();
+    if (api == null) {
+      api = apis.get();
     }
-    client
-        .pods()
-        .inNamespace(namespace)
-        .withName(pod)
-        .subresource("status")
-        .patch(PatchContext.of(PatchType.STRATEGIC_MERGE), patch(state));
+    api.strategicMergePatch(
+        "/api/v1/namespaces/" + namespace + "/pods/" + pod + "/status", patch(state));
     reported = now;
     if (state.unusable() != null) {
       log.warn(
@@ -109,7 +95,7 @@ public final class DataDirCondition implements AutoCloseable {
   }
 
   // Pod conditions merge by type: the kubelet's own conditions are left alone.
-  private String patch(DataDirHealth.State state) {
+  private Map<String, Object> patch(DataDirHealth.State state) {
     Map<String, Object> condition = new LinkedHashMap<>();
     condition.put("type", TYPE);
     condition.put("status", state.full() ? "True" : "False");
@@ -132,12 +118,7 @@ public final class DataDirCondition implements AutoCloseable {
             ? state.unusable().message()
             : "the data dir " + state.root() + " can take images");
     unusable.put("lastTransitionTime", condition.get("lastTransitionTime"));
-    try {
-      return JSON.writeValueAsString(
-          Map.of("status", Map.of("conditions", List.of(condition, unusable))));
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException(e);
-    }
+    return Map.of("status", Map.of("conditions", List.of(condition, unusable)));
   }
 
   @Override

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.http.RecordedRequest;
@@ -14,6 +13,7 @@ import io.thinvol.driver.core.DataDirHealth;
 import io.thinvol.driver.core.DataDirUsability;
 import io.thinvol.driver.host.HostTools;
 import io.thinvol.driver.host.ProcessCommandRunner;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -29,15 +29,14 @@ import org.junit.jupiter.api.Test;
  * mock API server records the patches: a real one merges them by condition type (strategic merge),
  * which the mock does not implement.
  */
-@EnableKubernetesMockClient
+@EnableKubernetesMockClient(https = false)
 class DataDirConditionTest {
 
   private static final String POD = "/api/v1/namespaces/thinvol-system/pods/thinvol-node-abc";
-  // the client reads the Pod before it patches its status
-  private static final int CALLS_PER_REPORT = 2;
+  // one strategic-merge patch of the Pod's status, no read before it
+  private static final int CALLS_PER_REPORT = 1;
 
   KubernetesMockServer server;
-  KubernetesClient client;
 
   private final List<RecordedRequest> patches = new CopyOnWriteArrayList<>();
   private final List<String> patchBodies = new CopyOnWriteArrayList<>();
@@ -54,7 +53,6 @@ class DataDirConditionTest {
             .withNamespace("thinvol-system")
             .endMetadata()
             .build();
-    server.expect().get().withPath(POD).andReturn(200, pod).always();
     server
         .expect()
         .patch()
@@ -70,7 +68,7 @@ class DataDirConditionTest {
     condition =
         new DataDirCondition(
             new DataDirHealth(dataFs.mountPoint(), new HostTools(new ProcessCommandRunner())),
-            () -> client,
+            () -> ApiServer.at(URI.create(server.url("/")), "driver-token"),
             "thinvol-system",
             "thinvol-node-abc",
             Clock.systemUTC());
@@ -115,7 +113,7 @@ class DataDirConditionTest {
         new DataDirCondition(
             new DataDirHealth(
                 bare, new HostTools(new ProcessCommandRunner()), new DataDirUsability(bare, true)),
-            () -> client,
+            () -> ApiServer.at(URI.create(server.url("/")), "driver-token"),
             "thinvol-system",
             "thinvol-node-abc",
             Clock.systemUTC())) {
