@@ -77,8 +77,13 @@ class DataDirUnusableStatusTest extends MockClusterTest {
         await(
             "node problems",
             () -> {
+              // the node problems and the conditions come from one status write, but a write
+              // made before the DaemonSet's status was observed carries the problems alone
               StorageBackend now = client.resources(StorageBackend.class).withName("disk").get();
-              return now.getStatus() != null && now.getStatus().getNodeProblems() != null
+              return now.getStatus() != null
+                      && now.getStatus().getNodeProblems() != null
+                      && now.getStatus().getConditions().stream()
+                          .anyMatch(c -> "DataDirUnusable".equals(c.getReason()))
                   ? now
                   : null;
             });

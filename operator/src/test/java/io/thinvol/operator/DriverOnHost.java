@@ -115,14 +115,10 @@ final class DriverOnHost implements AutoCloseable {
       port = free.getLocalPort();
     }
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Process process =
+    ProcessBuilder driver =
         new ProcessBuilder(
                 List.of(
                     java,
-                    "-Dkubernetes.master=" + client.getMasterUrl(),
-                    "-Dkubernetes.trust.certificates=true",
-                    "-Dkubernetes.auth.tryKubeConfig=false",
-                    "-Dkubernetes.auth.tryServiceAccount=false",
                     "-cp",
                     System.getProperty("java.class.path"),
                     "io.thinvol.driver.cli.ThinvolCommand",
@@ -138,8 +134,10 @@ final class DriverOnHost implements AutoCloseable {
                     "--addons-allowed-serviceaccounts=" + namespace + ":thinvol-operator",
                     "--http-port=0"))
             .redirectErrorStream(true)
-            .redirectOutput(root.resolve("driver.log").toFile())
-            .start();
+            .redirectOutput(root.resolve("driver.log").toFile());
+    // outside a Pod the driver calls the API server it is given (for its TokenReviews)
+    driver.environment().put("THINVOL_KUBE_API_URL", client.getMasterUrl().toString());
+    Process process = driver.start();
     closing.add(
         () -> {
           process.destroy();

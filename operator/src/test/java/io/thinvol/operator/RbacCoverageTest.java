@@ -52,6 +52,10 @@ class RbacCoverageTest extends MockClusterTest {
               "get thinvol.io/reclaimspacecronjobs",
               "a status write re-reads the cron job on a conflict"),
           Map.entry(
+              "patch core/persistentvolumeclaims",
+              "an annotation schedule records its last run on the claim, to make up a run missed"
+                  + " while no operator ran: ScheduleTest in addons"),
+          Map.entry(
               "patch coordination.k8s.io/leases",
               "lease renewals with leader election on: LeaderElectionRbacTest"),
           Map.entry(

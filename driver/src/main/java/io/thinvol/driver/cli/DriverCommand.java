@@ -206,7 +206,7 @@ public final class DriverCommand implements Callable<Integer> {
             ? null
             : new DataDirCondition(
                     Driver.dataDirHealth(config),
-                    ApiServer::inCluster,
+                    ApiServer::fromEnvironment,
                     podNamespace,
                     podName,
                     Clock.systemUTC())
@@ -216,7 +216,7 @@ public final class DriverCommand implements Callable<Integer> {
             config,
             addons,
             addons.port() > 0
-                ? new KubernetesTokenVerifier(ApiServer::inCluster, addons.tokenAudience())
+                ? new KubernetesTokenVerifier(ApiServer::fromEnvironment, addons.tokenAudience())
                 : null);
     HttpEndpoints http = httpPort > 0 ? driver.serveHttp(httpPort) : null;
     Runtime.getRuntime()

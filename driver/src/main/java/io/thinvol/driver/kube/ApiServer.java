@@ -30,6 +30,8 @@ public final class ApiServer {
       Path.of("/var/run/secrets/kubernetes.io/serviceaccount");
   private static final Duration TIMEOUT = Duration.ofSeconds(10);
   private static final ObjectMapper JSON = new ObjectMapper();
+  static final String URL_VARIABLE = "THINVOL_KUBE_API_URL";
+  static final String TOKEN_FILE_VARIABLE = "THINVOL_KUBE_TOKEN_FILE";
 
   private final URI base;
   private final Supplier<String> token;
@@ -64,6 +66,23 @@ public final class ApiServer {
             .build());
   }
 
+  /**
+   * In a Pod, the in-cluster API server; outside one (a driver run on a host by hand, the tests'
+   * driver processes) the API server at {@value #URL_VARIABLE}, with the token in the file named by
+   * {@value #TOKEN_FILE_VARIABLE} (none: no Authorization header).
+   */
+  public static ApiServer fromEnvironment() {
+    String url = System.getenv(URL_VARIABLE);
+    if (url == null || url.isBlank()) {
+      return inCluster();
+    }
+    String tokenFile = System.getenv(TOKEN_FILE_VARIABLE);
+    return new ApiServer(
+        URI.create(url.strip()),
+        () -> tokenFile == null || tokenFile.isBlank() ? "" : read(Path.of(tokenFile)),
+        HttpClient.newBuilder().connectTimeout(TIMEOUT).build());
+  }
+
   /** An API server at {@code base} (a test's mock server), with a fixed token. */
   public static ApiServer at(URI base, String token) {
     return new ApiServer(
@@ -87,10 +106,12 @@ public final class ApiServer {
   }
 
   private HttpRequest.Builder request(String path) {
-    return HttpRequest.newBuilder(base.resolve(path))
-        .timeout(TIMEOUT)
-        .header("Accept", "application/json")
-        .header("Authorization", "Bearer " + token.get());
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(base.resolve(path))
+            .timeout(TIMEOUT)
+            .header("Accept", "application/json");
+    String bearer = token.get();
+    return bearer.isEmpty() ? request : request.header("Authorization", "Bearer " + bearer);
   }
 
   private JsonNode send(HttpRequest.Builder request) {

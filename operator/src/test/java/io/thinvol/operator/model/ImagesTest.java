@@ -27,7 +27,8 @@ class ImagesTest {
   }
 
   private static Map<String, String> imagesByContainer(StorageBackend backend, Images defaults) {
-    Settings settings = new Settings("thinvol-system", OPERATOR, true, true, "aud", defaults);
+    // every optional sidecar deployed (snapshot API and SnapshotMetadataServices served)
+    Settings settings = new Settings("thinvol-system", OPERATOR, true, true, "aud", true, defaults);
     return NodeDaemonSetModel.desired(backend, settings, true)
         .getSpec()
         .getTemplate()
