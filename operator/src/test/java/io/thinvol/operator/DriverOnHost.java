@@ -115,7 +115,7 @@ final class DriverOnHost implements AutoCloseable {
       port = free.getLocalPort();
     }
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    ProcessBuilder driver =
+    ProcessBuilder command =
         new ProcessBuilder(
                 List.of(
                     java,
@@ -136,8 +136,8 @@ final class DriverOnHost implements AutoCloseable {
             .redirectErrorStream(true)
             .redirectOutput(root.resolve("driver.log").toFile());
     // outside a Pod the driver calls the API server it is given (for its TokenReviews)
-    driver.environment().put("THINVOL_KUBE_API_URL", client.getMasterUrl().toString());
-    Process process = driver.start();
+    command.environment().put("THINVOL_KUBE_API_URL", client.getMasterUrl().toString());
+    Process process = command.start();
     closing.add(
         () -> {
           process.destroy();
