@@ -42,8 +42,7 @@ class GroupSnapshotDeploymentTest extends MockClusterTest {
   @DisplayName("The gate on the snapshotter, its RBAC and the VolumeGroupSnapshotClass")
   void deployed() {
     apply("metadata:\n  name: grp\n");
-    VolumeGroupSnapshotClass groupClass =
-        clusterScoped(VolumeGroupSnapshotClass.class, "grp");
+    VolumeGroupSnapshotClass groupClass = clusterScoped(VolumeGroupSnapshotClass.class, "grp");
     assertThat(groupClass.getApiVersion()).isEqualTo("groupsnapshot.storage.k8s.io/v1");
     assertThat(groupClass.getDriver()).isEqualTo("grp.thinvol.io");
     assertThat(groupClass.getDeletionPolicy()).isEqualTo("Delete");
@@ -64,8 +63,7 @@ class GroupSnapshotDeploymentTest extends MockClusterTest {
     client.resources(StorageBackend.class).withName("grp").delete();
     await(
         "the VolumeGroupSnapshotClass removed with the backend",
-        () ->
-            client.resources(VolumeGroupSnapshotClass.class).withName("grp").get() == null);
+        () -> client.resources(VolumeGroupSnapshotClass.class).withName("grp").get() == null);
   }
 
   private static boolean grants(PolicyRule rule, String resource, String verb) {
