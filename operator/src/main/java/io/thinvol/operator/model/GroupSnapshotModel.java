@@ -1,6 +1,5 @@
 package io.thinvol.operator.model;
 
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
 import io.thinvol.api.v1alpha1.StorageBackend;
@@ -29,15 +28,7 @@ public final class GroupSnapshotModel {
 
   /** The backend's VolumeGroupSnapshotClass, named like its VolumeSnapshotClass. */
   public static VolumeGroupSnapshotClass desiredClass(StorageBackend backend) {
-    VolumeGroupSnapshotClass groupClass = new VolumeGroupSnapshotClass();
-    groupClass.setMetadata(
-        new ObjectMetaBuilder()
-            .withName(Names.defaultStorageClass(backend))
-            .withLabels(Names.labels(backend))
-            .build());
-    groupClass.setDriver(backend.driverName());
-    groupClass.setDeletionPolicy("Delete");
-    return groupClass;
+    return VolumeSnapshotClassModel.describe(new VolumeGroupSnapshotClass(), backend);
   }
 
   /** What the snapshotter does with group snapshots; the operator must hold it too, to grant it. */
