@@ -2,6 +2,7 @@ package io.thinvol.operator;
 
 import io.fabric8.kubernetes.api.model.APIGroup;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.thinvol.operator.model.GroupSnapshotModel;
 import io.thinvol.operator.model.SnapshotMetadataService;
 import java.util.List;
 import java.util.Set;
@@ -12,8 +13,11 @@ import java.util.stream.Collectors;
  *
  * @param snapshotMetadataApi the cluster serves the SnapshotMetadataService CRD in the version the
  *     external-snapshot-metadata sidecar reads
+ * @param groupSnapshotApi the cluster serves the group snapshot CRDs in the version the
+ *     csi-snapshotter reads
  */
-public record ClusterFacts(boolean openShift, boolean snapshotApi, boolean snapshotMetadataApi) {
+public record ClusterFacts(
+    boolean openShift, boolean snapshotApi, boolean snapshotMetadataApi, boolean groupSnapshotApi) {
 
   static final String OPENSHIFT_SECURITY = "security.openshift.io";
   static final String SNAPSHOTS = "snapshot.storage.k8s.io";
@@ -24,10 +28,14 @@ public record ClusterFacts(boolean openShift, boolean snapshotApi, boolean snaps
     return new ClusterFacts(
         groups.contains(OPENSHIFT_SECURITY),
         groups.contains(SNAPSHOTS),
-        served.stream()
-            .filter(group -> group.getName().equals(SnapshotMetadataService.GROUP))
-            .flatMap(group -> group.getVersions().stream())
-            .anyMatch(
-                version -> version.getGroupVersion().equals(SnapshotMetadataService.API_VERSION)));
+        serves(served, SnapshotMetadataService.GROUP, SnapshotMetadataService.API_VERSION),
+        serves(served, GroupSnapshotModel.GROUP, GroupSnapshotModel.API_VERSION));
+  }
+
+  private static boolean serves(List<APIGroup> served, String name, String apiVersion) {
+    return served.stream()
+        .filter(group -> group.getName().equals(name))
+        .flatMap(group -> group.getVersions().stream())
+        .anyMatch(version -> version.getGroupVersion().equals(apiVersion));
   }
 }

@@ -14,10 +14,12 @@ import io.fabric8.kubernetes.api.model.storage.StorageClass;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.openshift.api.model.SecurityContextConstraints;
 import io.thinvol.api.v1alpha1.StorageBackend;
+import io.thinvol.operator.model.GroupSnapshotModel;
 import io.thinvol.operator.model.Names;
 import io.thinvol.operator.model.Settings;
 import io.thinvol.operator.model.SnapshotMetadataModel;
 import io.thinvol.operator.model.SnapshotMetadataService;
+import io.thinvol.operator.model.VolumeGroupSnapshotClass;
 import io.thinvol.operator.model.VolumeSnapshotClass;
 import java.util.List;
 
@@ -53,6 +55,12 @@ final class Leftovers {
     }
     if (settings.snapshotApi()) {
       client.resources(VolumeSnapshotClass.class).withLabel(Names.BACKEND_LABEL, name).delete();
+    }
+    if (GroupSnapshotModel.deployed(settings)) {
+      client
+          .resources(VolumeGroupSnapshotClass.class)
+          .withLabel(Names.BACKEND_LABEL, name)
+          .delete();
     }
     if (SnapshotMetadataModel.deployed(settings)) {
       client.services().inNamespace(namespace).withLabel(Names.BACKEND_LABEL, name).delete();

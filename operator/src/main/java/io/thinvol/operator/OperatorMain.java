@@ -69,7 +69,8 @@ public final class OperatorMain {
             facts.snapshotApi(),
             audience,
             facts.snapshotMetadataApi(),
-            Images.fromEnvironment(System::getenv, operatorImage));
+            Images.fromEnvironment(System::getenv, operatorImage),
+            facts.groupSnapshotApi());
     if (settings.images().driver().equals(operatorImage)) {
       log.warn(
           "RELATED_IMAGE_DRIVER is not set: the node pods run the operator's image {}, so every"

@@ -35,6 +35,7 @@ import io.thinvol.operator.dependent.SnapshotMetadataEndpointDependent;
 import io.thinvol.operator.dependent.SnapshotMetadataServiceDependent;
 import io.thinvol.operator.dependent.SnapshotMetadataTlsSecretDependent;
 import io.thinvol.operator.dependent.StorageClassesDependent;
+import io.thinvol.operator.dependent.VolumeGroupSnapshotClassDependent;
 import io.thinvol.operator.dependent.VolumeSnapshotClassDependent;
 import io.thinvol.operator.model.ReconcileFailure;
 import io.thinvol.operator.model.Settings;
@@ -87,6 +88,12 @@ import org.slf4j.LoggerFactory;
           type = VolumeSnapshotClassDependent.class,
           activationCondition = VolumeSnapshotClassDependent.SnapshotApi.class,
           reconcilePrecondition = VolumeSnapshotClassDependent.Wanted.class,
+          dependsOn = "csi-driver"),
+      @Dependent(
+          name = "group-snapshot-class",
+          type = VolumeGroupSnapshotClassDependent.class,
+          activationCondition = VolumeGroupSnapshotClassDependent.GroupSnapshotApi.class,
+          reconcilePrecondition = VolumeGroupSnapshotClassDependent.Wanted.class,
           dependsOn = "csi-driver"),
       @Dependent(
           name = "snapshot-metadata-tls",

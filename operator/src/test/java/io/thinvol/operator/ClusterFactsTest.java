@@ -31,24 +31,36 @@ class ClusterFactsTest {
   @Test
   void openShiftWithSnapshots() {
     groups("apps", "security.openshift.io", "snapshot.storage.k8s.io");
-    assertThat(ClusterFacts.of(client)).isEqualTo(new ClusterFacts(true, true, false));
+    assertThat(ClusterFacts.of(client)).isEqualTo(new ClusterFacts(true, true, false, false));
   }
 
   @Test
   void plainKubernetesWithoutSnapshotCrds() {
     groups("apps", "storage.k8s.io");
-    assertThat(ClusterFacts.of(client)).isEqualTo(new ClusterFacts(false, false, false));
+    assertThat(ClusterFacts.of(client)).isEqualTo(new ClusterFacts(false, false, false, false));
   }
 
   @Test
   void snapshotMetadataServicesInTheSidecarsVersion() {
     groups("snapshot.storage.k8s.io", "cbt.storage.k8s.io/v1beta1");
-    assertThat(ClusterFacts.of(client)).isEqualTo(new ClusterFacts(false, true, true));
+    assertThat(ClusterFacts.of(client)).isEqualTo(new ClusterFacts(false, true, true, false));
   }
 
   @Test
   void snapshotMetadataServicesOnlyInAnOlderVersion() {
     groups("snapshot.storage.k8s.io", "cbt.storage.k8s.io/v1alpha1");
-    assertThat(ClusterFacts.of(client)).isEqualTo(new ClusterFacts(false, true, false));
+    assertThat(ClusterFacts.of(client)).isEqualTo(new ClusterFacts(false, true, false, false));
+  }
+
+  @Test
+  void groupSnapshotsInTheSnapshottersVersion() {
+    groups("snapshot.storage.k8s.io", "groupsnapshot.storage.k8s.io/v1");
+    assertThat(ClusterFacts.of(client)).isEqualTo(new ClusterFacts(false, true, false, true));
+  }
+
+  @Test
+  void groupSnapshotsOnlyInABetaVersion() {
+    groups("snapshot.storage.k8s.io", "groupsnapshot.storage.k8s.io/v1beta1");
+    assertThat(ClusterFacts.of(client)).isEqualTo(new ClusterFacts(false, true, false, false));
   }
 }

@@ -13,6 +13,7 @@ import io.thinvol.api.BackendNames;
 import io.thinvol.api.v1alpha1.ReclaimSpaceCronJob;
 import io.thinvol.api.v1alpha1.ReclaimSpaceJob;
 import io.thinvol.api.v1alpha1.StorageBackend;
+import io.thinvol.operator.model.GroupSnapshotModel;
 import io.thinvol.operator.model.OperatorRbac;
 import io.thinvol.operator.model.RbacModel;
 import io.thinvol.operator.model.SnapshotMetadataModel;
@@ -153,7 +154,8 @@ class RbacCoverageTest extends MockClusterTest {
         List.of(
             RbacModel.clusterRules(),
             RbacModel.namespaceRules(),
-            SnapshotMetadataModel.clusterRules())) {
+            SnapshotMetadataModel.clusterRules(),
+            GroupSnapshotModel.clusterRules())) {
       nodeRules.forEach(rule -> names(rule).forEach(needed::add));
     }
     needed.addAll(UNEXERCISED.keySet());
@@ -172,6 +174,10 @@ class RbacCoverageTest extends MockClusterTest {
       // owned where the cluster serves them: RbacCoverageWithSnapshotMetadataTest
       owned.add("core/services");
       owned.add("cbt.storage.k8s.io/snapshotmetadataservices");
+    }
+    if (!GroupSnapshotModel.deployed(settings())) {
+      // owned where the cluster serves them: RbacCoverageWithGroupSnapshotsTest
+      owned.add(GroupSnapshotModel.GROUP + "/volumegroupsnapshotclasses");
     }
     Set<String> granted = new TreeSet<>();
     cluster.forEach(rule -> granted.addAll(names(rule)));

@@ -51,7 +51,7 @@ public final class NodeDaemonSetModel {
     containers.add(provisioner(effective, images));
     containers.add(resizer(images));
     if (snapshots) {
-      containers.add(snapshotter(images));
+      containers.add(snapshotter(images, GroupSnapshotModel.deployed(settings)));
     }
     containers.add(livenessProbe(images));
     List<Volume> volumes = new ArrayList<>(volumes(backend, effective));
@@ -229,13 +229,19 @@ public final class NodeDaemonSetModel {
         .build();
   }
 
-  private static Container snapshotter(Images images) {
+  private static Container snapshotter(Images images, boolean groupSnapshots) {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "--csi-address=" + SOCKET,
+                "--node-deployment=true",
+                "--extra-create-metadata=true",
+                "--timeout=300s"));
+    if (groupSnapshots) {
+      args.add(GroupSnapshotModel.FEATURE_GATE);
+    }
     return sidecar("csi-snapshotter", images.snapshotter())
-        .withArgs(
-            "--csi-address=" + SOCKET,
-            "--node-deployment=true",
-            "--extra-create-metadata=true",
-            "--timeout=300s")
+        .withArgs(args)
         .withEnv(fieldEnv("NODE_NAME", "spec.nodeName"))
         .withVolumeMounts(mount("socket-dir", "/csi", null))
         .build();

@@ -61,11 +61,13 @@ public final class OperatorRbac {
     rules.add("rbac.authorization.k8s.io", "clusterrolebindings", MANAGE);
     rules.add("snapshot.storage.k8s.io", "volumesnapshotclasses", MANAGE);
     rules.add(SnapshotMetadataService.GROUP, "snapshotmetadataservices", MANAGE);
+    rules.add(GroupSnapshotModel.GROUP, "volumegroupsnapshotclasses", MANAGE);
     if (openShift) {
       rules.add("security.openshift.io", "securitycontextconstraints", MANAGE);
     }
     rules.addAll(RbacModel.clusterRules());
     rules.addAll(SnapshotMetadataModel.clusterRules());
+    rules.addAll(GroupSnapshotModel.clusterRules());
     return rules.build();
   }
 

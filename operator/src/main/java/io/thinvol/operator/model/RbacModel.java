@@ -40,11 +40,17 @@ public final class RbacModel {
         .build();
   }
 
-  /** The node pods' cluster-wide rules, and the snapshot-metadata sidecar's where it runs. */
+  /**
+   * The node pods' cluster-wide rules, the snapshot-metadata sidecar's where it runs, and the
+   * snapshotter's group snapshot rules where that API is served.
+   */
   public static ClusterRole clusterRole(StorageBackend backend, Settings settings) {
     List<PolicyRule> rules = new ArrayList<>(clusterRules());
     if (SnapshotMetadataModel.deployed(settings)) {
       rules.addAll(SnapshotMetadataModel.clusterRules());
+    }
+    if (GroupSnapshotModel.deployed(settings)) {
+      rules.addAll(GroupSnapshotModel.clusterRules());
     }
     return new ClusterRoleBuilder()
         .withNewMetadata()

@@ -14,6 +14,8 @@ import io.thinvol.addons.call.ProjectedToken;
  * @param snapshotMetadataApi the cluster serves cbt.storage.k8s.io SnapshotMetadataServices (the
  *     external-snapshot-metadata sidecar is deployed only then)
  * @param images the images a backend runs unless its spec overrides them
+ * @param groupSnapshotApi the cluster serves groupsnapshot.storage.k8s.io in the version the
+ *     snapshotter reads (its group snapshot feature gate is on only then)
  */
 public record Settings(
     String namespace,
@@ -22,7 +24,28 @@ public record Settings(
     boolean snapshotApi,
     String addonsTokenAudience,
     boolean snapshotMetadataApi,
-    Images images) {
+    Images images,
+    boolean groupSnapshotApi) {
+
+  /** On a cluster without group snapshots. */
+  public Settings(
+      String namespace,
+      String operatorImage,
+      boolean openShift,
+      boolean snapshotApi,
+      String addonsTokenAudience,
+      boolean snapshotMetadataApi,
+      Images images) {
+    this(
+        namespace,
+        operatorImage,
+        openShift,
+        snapshotApi,
+        addonsTokenAudience,
+        snapshotMetadataApi,
+        images,
+        false);
+  }
 
   /** With the compiled-in images. */
   public Settings(

@@ -9,7 +9,11 @@ public final class VolumeSnapshotClassModel {
   private VolumeSnapshotClassModel() {}
 
   public static VolumeSnapshotClass desired(StorageBackend backend) {
-    VolumeSnapshotClass snapshotClass = new VolumeSnapshotClass();
+    return describe(new VolumeSnapshotClass(), backend);
+  }
+
+  /** Names a snapshot class like the backend's default StorageClass, for its driver. */
+  static <T extends SnapshotClassObject> T describe(T snapshotClass, StorageBackend backend) {
     snapshotClass.setMetadata(
         new ObjectMetaBuilder()
             .withName(Names.defaultStorageClass(backend))
