@@ -3,8 +3,6 @@ package io.thinvol.driver.cli;
 import io.thinvol.driver.auth.KubernetesTokenVerifier;
 import io.thinvol.driver.config.AddonsConfig;
 import io.thinvol.driver.config.DriverConfig;
-import io.thinvol.driver.host.FilesystemTools;
-import io.thinvol.driver.host.FsType;
 import io.thinvol.driver.kube.ApiServer;
 import io.thinvol.driver.kube.DataDirCondition;
 import io.thinvol.driver.metrics.HttpEndpoints;
@@ -194,10 +192,6 @@ public final class DriverCommand implements Callable<Integer> {
         config.driverName(),
         config.nodeId(),
         config.dataDir());
-    FilesystemTools filesystems = FilesystemTools.ofThisProcess();
-    for (FsType type : FsType.values()) {
-      filesystems.unavailable(type).ifPresent(why -> log.warn("{}", why));
-    }
     AddonsConfig addons = addonsConfig();
     // Reported from the start: a driver waiting for its data dir's mount says so on its Pod.
     String podNamespace = System.getenv("POD_NAMESPACE");

@@ -25,6 +25,7 @@ import io.thinvol.driver.csi.NodeService;
 import io.thinvol.driver.csi.ReclaimSpaceService;
 import io.thinvol.driver.csi.SnapshotMetadataService;
 import io.thinvol.driver.host.CommandRunner;
+import io.thinvol.driver.host.FsType;
 import io.thinvol.driver.host.HostTools;
 import io.thinvol.driver.host.ProcessCommandRunner;
 import io.thinvol.driver.metrics.HttpEndpoints;
@@ -40,6 +41,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The whole plugin: state rebuilt from the data dir, and the endpoints that share it: the CSI
@@ -47,6 +50,8 @@ import java.util.Optional;
  * operator, token-authenticated).
  */
 public final class Driver implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(Driver.class);
 
   /** How often a driver waiting for its data dir's mount looks again. */
   static final Duration MOUNT_POLL = Duration.ofSeconds(2);
@@ -96,6 +101,9 @@ public final class Driver implements AutoCloseable {
       throw e;
     }
     HostTools host = new HostTools(runner);
+    for (FsType type : FsType.values()) {
+      host.filesystemTools().unavailable(type).ifPresent(why -> log.warn("{}", why));
+    }
     OperationLocks locks = new OperationLocks();
     VolumeManager volumes = new VolumeManager(config, layout, catalog, host, locks);
     volumes.recover();
