@@ -6,7 +6,8 @@
 #   packaging/release/pin-digests.sh [FILE...]
 # Default files: the bundle's ClusterServiceVersion and the chart's values.yaml. Image references
 # are registry/repository:tag tokens (in the CSV: containerImage, the Deployment's image, the
-# RELATED_IMAGE_* variables and relatedImages; in the chart: relatedImages).
+# RELATED_IMAGE_* variables, the driver's image among them, and relatedImages; in the chart:
+# relatedImages).
 #
 # Every digest is resolved before any file changes; a tag that cannot be resolved leaves every
 # file as it was. PIN_DIGESTS_RESOLVER names a command that prints an image's digest

@@ -12,22 +12,18 @@ import io.thinvol.operator.model.Settings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * {@code operator}: runs against the in-cluster configuration, or the current kubeconfig context
  * when run from a workstation. Environment: {@code POD_NAMESPACE} (where the operator and the node
- * pods run), {@code THINVOL_OPERATOR_IMAGE} (the image that also carries the driver; read from the
- * operator's own pod, {@code POD_NAME}, when unset), {@code THINVOL_HEALTH_PORT} (default 8081),
- * {@code THINVOL_LEADER_ELECTION} (default true), {@code THINVOL_ADDONS_TOKEN_FILE} and {@code
+ * pods run), {@code THINVOL_OPERATOR_IMAGE} (the operator's own image; read from its pod, {@code
+ * POD_NAME}, when unset), {@code THINVOL_HEALTH_PORT} (default 8081), {@code
+ * THINVOL_LEADER_ELECTION} (default true), {@code THINVOL_ADDONS_TOKEN_FILE} and {@code
  * THINVOL_ADDONS_TOKEN_AUDIENCE} (the projected token sent to the drivers, and its audience, which
  * the drivers are told to require; defaults as the Deployment mounts it), {@code RELATED_IMAGE_*}
  * (the images of the node pods; see {@link Images}).
  */
 public final class OperatorMain {
-
-  private static final Logger log = LoggerFactory.getLogger(OperatorMain.class);
 
   private OperatorMain() {}
 
@@ -69,14 +65,8 @@ public final class OperatorMain {
             facts.snapshotApi(),
             audience,
             facts.snapshotMetadataApi(),
-            Images.fromEnvironment(System::getenv, operatorImage),
+            Images.fromEnvironment(System::getenv),
             facts.groupSnapshotApi());
-    if (settings.images().driver().equals(operatorImage)) {
-      log.warn(
-          "RELATED_IMAGE_DRIVER is not set: the node pods run the operator's image {}, so every"
-              + " operator upgrade restarts the driver on every node",
-          operatorImage);
-    }
     Path tokenFile =
         env("THINVOL_ADDONS_TOKEN_FILE").map(Path::of).orElse(ProjectedToken.DEFAULT_FILE);
     GrpcReclaimCaller caller =

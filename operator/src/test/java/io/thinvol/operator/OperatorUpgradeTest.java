@@ -28,8 +28,7 @@ class OperatorUpgradeTest extends MockClusterTest {
         false,
         true,
         ProjectedToken.DEFAULT_AUDIENCE,
-        Images.fromEnvironment(
-            Map.of("RELATED_IMAGE_DRIVER", DRIVER)::get, "quay.io/thinvol/thinvol:" + version));
+        Images.fromEnvironment(Map.of("RELATED_IMAGE_DRIVER", DRIVER)::get));
   }
 
   @Override

@@ -326,7 +326,7 @@ public final class ClusterServiceVersion {
   static List<Map<String, Object>> relatedImages(Release release) {
     Map<String, String> byImage = new LinkedHashMap<>();
     byImage.put(release.image(), "thinvol-operator");
-    for (EnvVar variable : OperatorDeployment.relatedImages(release.image())) {
+    for (EnvVar variable : OperatorDeployment.relatedImages()) {
       byImage.putIfAbsent(
           variable.getValue(),
           variable

@@ -84,7 +84,7 @@ public final class OperatorDeployment {
         .withImage(image)
         .withArgs("operator")
         .addAllToEnv(settings())
-        .addAllToEnv(relatedImages(image))
+        .addAllToEnv(relatedImages())
         .addNewPort()
         .withName("health")
         .withContainerPort(HEALTH_PORT)
@@ -146,10 +146,12 @@ public final class OperatorDeployment {
 
   /**
    * The node pods' images as {@code RELATED_IMAGE_*} variables (the operator's defaults; OLM
-   * rewrites them to a mirror's digests): the same list as the CSV's relatedImages.
+   * rewrites them to a mirror's digests): the same list as the CSV's relatedImages. The driver's is
+   * its own image, tagged with the driver's version, so it stays the same across operator releases
+   * that keep the driver.
    */
-  static List<EnvVar> relatedImages(String image) {
-    return Images.compiled(image).byVariable().entrySet().stream()
+  static List<EnvVar> relatedImages() {
+    return Images.compiled().byVariable().entrySet().stream()
         .map(e -> new EnvVarBuilder().withName(e.getKey()).withValue(e.getValue()).build())
         .toList();
   }

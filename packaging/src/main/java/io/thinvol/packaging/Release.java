@@ -32,7 +32,7 @@ public record Release(String version) {
     return new Release(properties.getProperty("version").replace("-SNAPSHOT", ""));
   }
 
-  /** The one image with both entry points (operator and driver). */
+  /** The operator's image (the driver's is {@link io.thinvol.operator.model.DriverRelease}). */
   public String image() {
     return IMAGE_REPOSITORY + ":" + version;
   }

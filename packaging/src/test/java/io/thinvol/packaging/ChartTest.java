@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.thinvol.operator.model.DriverRelease;
 import io.thinvol.operator.model.Names;
 import io.thinvol.operator.model.OperatorRbac;
 import io.thinvol.testing.SchemaValidator;
@@ -49,6 +50,9 @@ class ChartTest {
         .isEqualTo(">=" + Release.MIN_KUBE_VERSION + "-0");
     JsonNode values = CrdSchemas.YAML.readTree(CHART.resolve("values.yaml").toFile());
     assertThat(values.at("/image/repository").asText()).isEqualTo(Release.IMAGE_REPOSITORY);
+    assertThat(values.at("/relatedImages/driver").asText())
+        .as("the driver image of thinvol.driver.version: set it in values.yaml when bumping that")
+        .isEqualTo(DriverRelease.IMAGE);
     assertThat(values.at("/sampleStorageBackend/enabled").asBoolean(true)).isFalse();
     assertThat(values.at("/openshift/enabled").asText())
         .as("detected from the API versions the cluster serves")

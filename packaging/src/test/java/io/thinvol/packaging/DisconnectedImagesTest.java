@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.thinvol.operator.model.DriverRelease;
 import io.thinvol.operator.model.Images;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -48,9 +49,12 @@ class DisconnectedImagesTest {
     Map<String, String> variables = relatedImageVariables(container);
     assertThat(variables)
         .as("the operator reads exactly these (Images.fromEnvironment)")
-        .isEqualTo(new TreeMap<>(Images.fromEnvironment(variables::get, "unused").byVariable()));
-    assertThat(variables)
-        .isEqualTo(new TreeMap<>(Images.compiled(Release.current().image()).byVariable()));
+        .isEqualTo(new TreeMap<>(Images.fromEnvironment(variables::get).byVariable()));
+    assertThat(variables).isEqualTo(new TreeMap<>(Images.compiled().byVariable()));
+    assertThat(variables.get("RELATED_IMAGE_DRIVER"))
+        .as("the driver's own image, of the driver's version")
+        .isEqualTo(DriverRelease.IMAGE)
+        .isNotEqualTo(Release.current().image());
   }
 
   @Test
@@ -69,8 +73,7 @@ class DisconnectedImagesTest {
         variables.put(env.getName(), env.getValue());
       }
     }
-    Map<String, String> expected =
-        new TreeMap<>(Images.compiled(Release.current().image()).byVariable());
+    Map<String, String> expected = new TreeMap<>(Images.compiled().byVariable());
     expected.put("RELATED_IMAGE_PROVISIONER", mirror);
     assertThat(variables).isEqualTo(expected);
   }
@@ -108,6 +111,8 @@ class DisconnectedImagesTest {
             });
     assertThat(values.at("/relatedImages/provisioner").asText())
         .isEqualTo(pinned(Images.PROVISIONER));
+    assertThat(values.at("/relatedImages/driver").asText()).isEqualTo(pinned(DriverRelease.IMAGE));
+    assertThat(relatedAfter).contains(pinned(DriverRelease.IMAGE));
     assertThat(Files.getPosixFilePermissions(csvFile))
         .isEqualTo(PosixFilePermissions.fromString("rw-r--r--"));
   }

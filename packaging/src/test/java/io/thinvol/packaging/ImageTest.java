@@ -2,6 +2,7 @@ package io.thinvol.packaging;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.thinvol.operator.model.DriverRelease;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,17 +15,32 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The container image's contents without a container engine: the Containerfile copies what the
- * build makes, installs the driver's host tools, and its entry point starts both programs from the
- * jars it copies. The built image itself is run by the tests in {@code image/}.
+ * The two container images' contents without a container engine: each Containerfile copies its
+ * module's jar and its entry point, the driver's installs the host tools it runs, the operator's
+ * none; each entry point starts its program from the jar its image copies. The built images
+ * themselves are run by the tests in {@code image/}.
  */
 class ImageTest {
 
   static final Path ROOT = GeneratedFilesTest.ROOT;
 
   @Test
-  void theContainerfileCopiesWhatTheBuildMakesAndTheToolsTheDriverRuns() throws IOException {
-    List<String> lines = Files.readAllLines(ROOT.resolve("Containerfile"));
+  void theOperatorsContainerfileCopiesOnlyTheOperator() throws IOException {
+    List<String> lines = instructions("Containerfile");
+    assertThat(lines).noneMatch(l -> l.contains("apt-get") || l.contains("driver"));
+    assertThat(lines)
+        .contains(
+            "COPY --from=jars /jars/thinvol-operator.jar /opt/thinvol/",
+            "COPY packaging/image/thinvol /opt/thinvol/bin/thinvol",
+            "ENTRYPOINT [\"/opt/thinvol/bin/thinvol\"]",
+            "CMD [\"operator\"]");
+    assertThat(lines).anyMatch(l -> l.startsWith("USER ") && !l.startsWith("USER 0"));
+    assertThat(jar("operator")).exists();
+  }
+
+  @Test
+  void theDriversContainerfileCopiesTheDriverAndTheToolsItRuns() throws IOException {
+    List<String> lines = instructions("driver.Containerfile");
     assertThat(lines)
         .anyMatch(
             l ->
@@ -33,33 +49,48 @@ class ImageTest {
                     && l.contains("e2fsprogs")
                     && l.contains("xfsprogs")
                     && l.contains("mount"));
-    assertThat(lines).contains("ENTRYPOINT [\"/opt/thinvol/bin/thinvol\"]", "CMD [\"operator\"]");
-    assertThat(lines).anyMatch(l -> l.startsWith("USER ") && !l.startsWith("USER 0"));
-    assertThat(lines).contains("COPY packaging/image/thinvol /opt/thinvol/bin/thinvol");
-    assertThat(Files.isExecutable(ROOT.resolve("packaging/image/thinvol"))).isTrue();
+    assertThat(lines)
+        .contains(
+            "COPY --from=jars /jars/thinvol-driver.jar /opt/thinvol/",
+            "COPY packaging/image/thinvol-driver /opt/thinvol/bin/thinvol",
+            "ENTRYPOINT [\"/opt/thinvol/bin/thinvol\"]")
+        .noneMatch(l -> l.contains("operator"));
+    assertThat(Files.isExecutable(ROOT.resolve("packaging/image/thinvol-driver"))).isTrue();
     assertThat(jar("driver")).exists();
-    assertThat(jar("operator")).exists();
   }
 
   @Test
-  void theEntryPointStartsTheDriverAndTheOperator(@TempDir Path home) throws Exception {
+  void theEntryPointsStartTheirPrograms(@TempDir Path home) throws Exception {
     Files.copy(jar("driver"), home.resolve("thinvol-driver.jar"));
     Files.copy(jar("operator"), home.resolve("thinvol-operator.jar"));
 
-    Run driver = run(home, "--version");
+    Run driver = run("thinvol-driver", home, "--version");
     assertThat(driver.exit()).isZero();
-    assertThat(driver.output()).startsWith("thinvol " + Release.current().version());
+    assertThat(driver.output())
+        .as("the driver reports its own version, its image's tag")
+        .startsWith("thinvol " + DriverRelease.VERSION);
 
-    Run operator = run(home, "operator");
+    Run operator = run("thinvol", home, "operator");
     assertThat(operator.exit()).as(operator.output()).isEqualTo(2);
     assertThat(operator.output()).contains("POD_NAMESPACE must be set").doesNotContain("Exception");
+
+    Run notHere = run("thinvol", home, "driver", "preflight");
+    assertThat(notHere.exit()).isEqualTo(2);
+    assertThat(notHere.output()).contains("thinvol-driver image");
+  }
+
+  /** A Containerfile's lines, comments left out. */
+  private static List<String> instructions(String containerfile) throws IOException {
+    return Files.readAllLines(ROOT.resolve(containerfile)).stream()
+        .filter(l -> !l.startsWith("#"))
+        .toList();
   }
 
   private record Run(int exit, String output) {}
 
-  private static Run run(Path home, String... args) throws Exception {
+  private static Run run(String entryPoint, Path home, String... args) throws Exception {
     List<String> command = new ArrayList<>();
-    command.add(ROOT.resolve("packaging/image/thinvol").toString());
+    command.add(ROOT.resolve("packaging/image").resolve(entryPoint).toString());
     command.addAll(List.of(args));
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
     builder.environment().put("THINVOL_HOME", home.toString());

@@ -7,7 +7,9 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class ImagesSpec {
 
-  @JsonPropertyDescription("The thinvol driver. Default: the operator's own image.")
+  @JsonPropertyDescription(
+      "The thinvol driver. Default: the operator's RELATED_IMAGE_DRIVER, the thinvol-driver"
+          + " image of the driver's version.")
   private String driver;
 
   @JsonPropertyDescription("The node-driver-registrar sidecar.")

@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.Properties;
 
-/** The project version the build stamped into the jar. */
+/** The driver's own version (thinvol.driver.version), which the build stamped into the jar. */
 final class Version {
 
   private Version() {}

@@ -35,10 +35,15 @@ public record Images(
   // Only where the cluster serves SnapshotMetadataServices (see SnapshotMetadataModel)
   public static final String SNAPSHOT_METADATA = REGISTRY + "csi-snapshot-metadata:v1.1.0";
 
-  /** The compiled-in defaults; the driver is the operator's own image. */
-  public static Images compiled(String operatorImage) {
+  /** The compiled-in defaults: the driver image of this build's driver version. */
+  public static Images compiled() {
+    return compiled(DriverRelease.IMAGE);
+  }
+
+  /** The compiled-in sidecars with another driver image. */
+  public static Images compiled(String driverImage) {
     return new Images(
-        operatorImage,
+        driverImage,
         NODE_DRIVER_REGISTRAR,
         PROVISIONER,
         RESIZER,
@@ -51,8 +56,8 @@ public record Images(
    * The defaults as the environment sets them: {@code RELATED_IMAGE_<NAME>} where set and not
    * blank, else the compiled-in image.
    */
-  public static Images fromEnvironment(Function<String, String> environment, String operatorImage) {
-    Map<String, String> images = compiled(operatorImage).byVariable();
+  public static Images fromEnvironment(Function<String, String> environment) {
+    Map<String, String> images = compiled().byVariable();
     images.replaceAll(
         (variable, compiled) ->
             Optional.ofNullable(environment.apply(variable))
@@ -76,9 +81,14 @@ public record Images(
     return images;
   }
 
-  /** Every image the operator deploys by default (the driver is the operator's own image). */
-  public static List<String> defaults(String operatorImage) {
-    return List.copyOf(compiled(operatorImage).byVariable().values());
+  /** Every image the operator deploys by default. */
+  public static List<String> defaults() {
+    return defaults(DriverRelease.IMAGE);
+  }
+
+  /** Every image the operator deploys by default, with another driver image. */
+  public static List<String> defaults(String driverImage) {
+    return List.copyOf(compiled(driverImage).byVariable().values());
   }
 
   public static Images of(StorageBackend backend, Settings settings) {

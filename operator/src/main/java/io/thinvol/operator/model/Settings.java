@@ -6,7 +6,7 @@ import io.thinvol.addons.call.ProjectedToken;
  * What the operator knows about where it runs.
  *
  * @param namespace the operator's namespace, where the namespaced objects go
- * @param operatorImage the operator's own image, which also carries the driver
+ * @param operatorImage the operator's own image (the driver has its own: {@link Images#driver})
  * @param openShift the cluster is OpenShift (SCCs, Pod Security label sync)
  * @param snapshotApi the cluster serves snapshot.storage.k8s.io (VolumeSnapshot CRDs)
  * @param addonsTokenAudience the audience of the operator's projected token, which the drivers
@@ -47,7 +47,7 @@ public record Settings(
         false);
   }
 
-  /** With the compiled-in images. */
+  /** With the compiled-in sidecars and the operator's image as the driver's (tests' shorthand). */
   public Settings(
       String namespace,
       String operatorImage,

@@ -16,7 +16,7 @@ class ImagesTest {
 
   private static final Map<String, String> MIRRORED =
       Map.of(
-          "RELATED_IMAGE_DRIVER", "mirror.example/thinvol@sha256:" + "a".repeat(64),
+          "RELATED_IMAGE_DRIVER", "mirror.example/thinvol-driver@sha256:" + "a".repeat(64),
           "RELATED_IMAGE_PROVISIONER", "mirror.example/csi-provisioner@sha256:" + "b".repeat(64),
           "RELATED_IMAGE_SNAPSHOTTER", "  ");
 
@@ -41,19 +41,19 @@ class ImagesTest {
   @Test
   @DisplayName("Set variables replace the compiled-in images; blank or unset ones do not")
   void theEnvironmentChoosesTheDefaults() {
-    Images images = Images.fromEnvironment(MIRRORED::get, OPERATOR);
+    Images images = Images.fromEnvironment(MIRRORED::get);
 
     assertThat(images.driver()).isEqualTo(MIRRORED.get("RELATED_IMAGE_DRIVER"));
     assertThat(images.provisioner()).isEqualTo(MIRRORED.get("RELATED_IMAGE_PROVISIONER"));
     assertThat(images.snapshotter()).isEqualTo(Images.SNAPSHOTTER);
     assertThat(images.resizer()).isEqualTo(Images.RESIZER);
-    assertThat(Images.fromEnvironment(name -> null, OPERATOR)).isEqualTo(Images.compiled(OPERATOR));
+    assertThat(Images.fromEnvironment(name -> null)).isEqualTo(Images.compiled());
   }
 
   @Test
   @DisplayName("The DaemonSet runs the environment's images; a backend's override still wins")
   void theDaemonSetRunsThem() {
-    Images images = Images.fromEnvironment(MIRRORED::get, OPERATOR);
+    Images images = Images.fromEnvironment(MIRRORED::get);
 
     Map<String, String> plain = imagesByContainer(backend(""), images);
     assertThat(plain)

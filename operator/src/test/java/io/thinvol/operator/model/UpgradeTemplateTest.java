@@ -23,9 +23,7 @@ class UpgradeTemplateTest {
         false,
         true,
         ProjectedToken.DEFAULT_AUDIENCE,
-        Images.fromEnvironment(
-            Map.of("RELATED_IMAGE_DRIVER", driverImage)::get,
-            "quay.io/thinvol/thinvol:" + version));
+        Images.fromEnvironment(Map.of("RELATED_IMAGE_DRIVER", driverImage)::get));
   }
 
   private static final StorageBackend BACKEND =
@@ -67,14 +65,19 @@ class UpgradeTemplateTest {
   }
 
   @Test
-  @DisplayName("The driver image comes from RELATED_IMAGE_DRIVER, else the operator's own image")
+  @DisplayName(
+      "The driver image comes from RELATED_IMAGE_DRIVER, else the driver's own image of its version")
   void driverImageFromEnvironment() {
-    assertThat(Images.fromEnvironment(Map.of("RELATED_IMAGE_DRIVER", DRIVER)::get, "op:1").driver())
+    assertThat(Images.fromEnvironment(Map.of("RELATED_IMAGE_DRIVER", DRIVER)::get).driver())
         .isEqualTo(DRIVER);
-    assertThat(Images.fromEnvironment(Map.of("RELATED_IMAGE_DRIVER", " ")::get, "op:1").driver())
-        .isEqualTo("op:1");
-    assertThat(Images.fromEnvironment(Map.<String, String>of()::get, "op:1").driver())
-        .isEqualTo("op:1");
+    assertThat(Images.fromEnvironment(Map.of("RELATED_IMAGE_DRIVER", " ")::get).driver())
+        .isEqualTo(DriverRelease.IMAGE);
+    assertThat(Images.fromEnvironment(Map.<String, String>of()::get).driver())
+        .isEqualTo(DriverRelease.IMAGE);
+    assertThat(DriverRelease.IMAGE)
+        .as("the driver's repository, tagged with the build's thinvol.driver.version")
+        .isEqualTo("quay.io/thinvol/thinvol-driver:" + System.getProperty("thinvol.driver.version"))
+        .doesNotContain("${");
   }
 
   @Test

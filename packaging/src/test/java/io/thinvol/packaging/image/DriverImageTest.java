@@ -9,9 +9,12 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.thinvol.addons.call.ProjectedToken;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.driver.client.AddonsClient;
 import io.thinvol.driver.client.CsiClient;
+import io.thinvol.operator.model.DriverRelease;
+import io.thinvol.operator.model.Images;
 import io.thinvol.operator.model.NodeDaemonSetModel;
 import io.thinvol.operator.model.SelfSignedCertificate;
 import io.thinvol.operator.model.Settings;
@@ -28,18 +31,32 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The driver from the built image, as a node runs it: the preflight in a privileged container and
- * the DaemonSet's driver container exactly as the operator renders it. Runs when {@code
- * -Dthinvol.image=IMAGE} names an image in podman's store (.ci/run builds one with
- * packaging/image/build-local.sh).
+ * The driver from its built image, as a node runs it: the preflight in a privileged container and
+ * the DaemonSet's driver container exactly as the operator renders it with that image as its
+ * RELATED_IMAGE_DRIVER. Runs when {@code -Dthinvol.driverImage=IMAGE} names an image in podman's
+ * store (.ci/run builds one with packaging/image/build-local.sh).
  */
-@EnabledIfSystemProperty(named = Podman.IMAGE_PROPERTY, matches = ".+")
+@EnabledIfSystemProperty(named = Podman.DRIVER_IMAGE_PROPERTY, matches = ".+")
 class DriverImageTest {
 
   /** The docs' example StorageBackend: the DaemonSet the operator renders for it. */
   static StorageBackend exampleBackend() throws IOException {
     Path example = Podman.ROOT.resolve("packaging/src/main/resources/examples/storagebackend.yaml");
     return Serialization.unmarshal(Files.readString(example), StorageBackend.class);
+  }
+
+  @Test
+  void theImageCarriesTheDriverOfItsVersionWithItsToolsAndNoOperator() throws Exception {
+    String image = Podman.driverImage();
+    Podman.Result version = Podman.run("run", "--rm", "--network=none", image, "--version");
+    assertThat(version.exit()).as(version.output()).isZero();
+    assertThat(version.output())
+        .as("its tag in a release is this version")
+        .startsWith("thinvol " + DriverRelease.VERSION);
+    assertThat(Podman.contents(image)).isEqualTo("bin\nthinvol-driver.jar\n");
+    for (String tool : List.of("losetup", "mkfs.ext4", "mkfs.xfs", "xfs_growfs", "fstrim")) {
+      assertThat(Podman.has(image, tool)).as(tool).isTrue();
+    }
   }
 
   @Test
@@ -58,7 +75,7 @@ class DriverImageTest {
                 "--network=none",
                 "--volume=/dev:/dev",
                 "--volume=" + data + ":" + data,
-                Podman.image(),
+                Podman.driverImage(),
                 "driver",
                 "preflight",
                 "--data-dir=" + data));
@@ -78,14 +95,21 @@ class DriverImageTest {
   void theDaemonSetsDriverContainerServesItsSocketsAndHealthEndpoints(@TempDir Path host)
       throws Exception {
     StorageBackend backend = exampleBackend();
+    Images images =
+        Images.fromEnvironment(Map.of("RELATED_IMAGE_DRIVER", Podman.driverImage())::get);
+    Settings settings =
+        new Settings(
+            "thinvol-system",
+            "quay.io/thinvol/thinvol:not-run-here",
+            false,
+            false,
+            ProjectedToken.DEFAULT_AUDIENCE,
+            images);
     PodSpec pod =
-        NodeDaemonSetModel.desired(
-                backend, new Settings("thinvol-system", Podman.image(), false, false), false)
-            .getSpec()
-            .getTemplate()
-            .getSpec();
+        NodeDaemonSetModel.desired(backend, settings, false).getSpec().getTemplate().getSpec();
     Container driver = pod.getContainers().get(0);
     assertThat(driver.getName()).isEqualTo("driver");
+    assertThat(driver.getImage()).isEqualTo(Podman.driverImage());
     assertThat(driver.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
     Path secret = Files.createDirectories(host.resolve("secret"));
     SelfSignedCertificate certificate =
@@ -103,7 +127,7 @@ class DriverImageTest {
         PodmanArgs.of(
             pod,
             driver,
-            Podman.image(),
+            driver.getImage(),
             Map.of(
                 "spec.nodeName",
                 "image-test-node",

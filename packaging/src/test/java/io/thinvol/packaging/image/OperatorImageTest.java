@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.thinvol.api.BackendNames;
 import io.thinvol.api.v1alpha1.StorageBackend;
+import io.thinvol.operator.model.DriverRelease;
 import io.thinvol.operator.model.OperatorRbac;
 import io.thinvol.packaging.OperatorDeployment;
 import java.io.IOException;
@@ -117,14 +118,24 @@ class OperatorImageTest {
         DaemonSet nodes =
             client.apps().daemonSets().withName(BackendNames.nodeDaemonSet("local")).get();
         assertThat(nodes.getSpec().getTemplate().getSpec().getContainers().get(0).getImage())
-            .as("the driver runs from the operator's own image, read from its pod")
-            .isEqualTo(image);
+            .as("the driver runs from its own image, the Deployment's RELATED_IMAGE_DRIVER")
+            .isEqualTo(DriverRelease.IMAGE)
+            .isNotEqualTo(image);
         String logs = Podman.run("logs", podName).output();
         assertThat(logs).doesNotContain("ERROR", "Exception", "|-INFO", "|-WARN");
       } finally {
         Podman.remove(podName);
       }
     }
+  }
+
+  @Test
+  void theImageCarriesTheOperatorAloneWithoutTheDriversTools() throws Exception {
+    String image = Podman.image();
+    assertThat(Podman.contents(image)).isEqualTo("bin\nthinvol-operator.jar\n");
+    assertThat(Podman.has(image, "java")).isTrue();
+    assertThat(Podman.has(image, "mkfs.xfs")).as("xfsprogs is the driver's").isFalse();
+    assertThat(Podman.has(image, "python3")).as("no recommended packages").isFalse();
   }
 
   /** What a cluster has before the operator starts: CRDs, its namespace and its own pod. */

@@ -11,12 +11,14 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The podman command line, with the repository's containers.conf (this VM's settings) instead of
- * the machine's. The image under test is named by the system property {@code thinvol.image}, which
- * packaging/image/build-local.sh builds and .ci/run sets.
+ * the machine's. The images under test are named by the system properties {@code thinvol.image}
+ * (the operator's) and {@code thinvol.driverImage}, which packaging/image/build-local.sh builds and
+ * .ci/run sets.
  */
 final class Podman {
 
   static final String IMAGE_PROPERTY = "thinvol.image";
+  static final String DRIVER_IMAGE_PROPERTY = "thinvol.driverImage";
 
   /** The repository's root: tests run in the module's directory. */
   static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
@@ -35,8 +37,34 @@ final class Podman {
 
   private Podman() {}
 
+  /** The operator's image. */
   static String image() {
     return System.getProperty(IMAGE_PROPERTY);
+  }
+
+  static String driverImage() {
+    return System.getProperty(DRIVER_IMAGE_PROPERTY);
+  }
+
+  /** What {@code /opt/thinvol} of {@code image} holds, one name a line. */
+  static String contents(String image) throws IOException, InterruptedException {
+    return run("run", "--rm", "--network=none", "--entrypoint=/bin/ls", image, "/opt/thinvol")
+        .orFail("ls /opt/thinvol in " + image)
+        .output();
+  }
+
+  /** Whether {@code command} is found on the PATH of {@code image}. */
+  static boolean has(String image, String command) throws IOException, InterruptedException {
+    return run(
+                "run",
+                "--rm",
+                "--network=none",
+                "--entrypoint=/bin/sh",
+                image,
+                "-c",
+                "command -v " + command)
+            .exit()
+        == 0;
   }
 
   static Result run(Duration timeout, List<String> args) throws IOException, InterruptedException {
