@@ -42,7 +42,7 @@ class ReleaseUpgradeTemplateTest {
   }
 
   @Test
-  void aChartUpgradeToAnotherOperatorImageKeepsTheNodePodTemplate() {
+  void aChartUpgradeToAnotherOperatorImageKeepsTheNodePodTemplate() throws Exception {
     Container current = chartOperator(Map.of());
     Container next = chartOperator(Map.of("image.tag", NEXT));
     assertThat(next.getImage()).isEqualTo(Release.IMAGE_REPOSITORY + ":" + NEXT);
