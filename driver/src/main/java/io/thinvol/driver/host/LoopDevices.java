@@ -89,6 +89,15 @@ public final class LoopDevices {
     return find(image).orElseGet(() -> attachNew(image, false, mode));
   }
 
+  /**
+   * A new read-write loop device for {@code image}, for a caller that has just found none attached
+   * and holds the image's lock: it saves the second scan of every loop device that {@link
+   * #attach(Path, IoMode)} makes.
+   */
+  public LoopDevice attachUnattached(Path image, IoMode mode) {
+    return attachNew(image, false, mode);
+  }
+
   /** The read-only loop device for {@code image}, attaching one in {@code mode} if none is. */
   public LoopDevice attachReadOnly(Path image, IoMode mode) {
     return findReadOnly(image).orElseGet(() -> attachNew(image, true, mode));
