@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Driver benchmark: the driver (started with the container image's JVM flags) against the raw
 # tools on this machine. Prints the figures and their ratios. Needs root; takes a few minutes.
-# Usage: bench/driver-bench.sh
+# Usage: bench/driver-bench.sh   (RECLAIM_CASES=n1 runs only the 96 MiB single-volume reclaim)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -35,7 +35,7 @@ rss_idle=$(rss)
 bench() { java -cp "$cp" io.thinvol.driver.bench.DriverBenchmark "$work/csi.sock" "$work" "$1"; }
 bench ops > "$work/driver-figures"
 java -cp "$cp" io.thinvol.driver.bench.DriverBenchmark "$work/csi.sock" "$work" reclaim \
-  "$work/addons.sock" "$work/data" >> "$work/driver-figures"
+  "$work/addons.sock" "$work/data" "${RECLAIM_CASES:-n1,n8,n1_1g}" >> "$work/driver-figures"
 bench fill >> "$work/driver-figures"
 sleep 1
 rss_1000=$(rss)

@@ -21,8 +21,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * a test: bench/driver-bench.sh starts the driver, runs this, and compares with raw tools.
  *
  * <p>Usage: {@code DriverBenchmark SOCKET WORKDIR MODE} where MODE is {@code ops} (create/delete
- * throughput and latency, stage/publish latency), {@code fill} (create 1,000 volumes) or {@code
- * drain} (delete them).
+ * throughput and latency, stage/publish latency), {@code reclaim ADDONS_SOCKET DATA_DIR [CASES]}
+ * (NodeReclaimSpace against fstrim; CASES a comma list of n1, n8, n1_1g, all by default), {@code
+ * fill} (create 1,000 volumes) or {@code drain} (delete them).
  */
 public final class DriverBenchmark {
 
@@ -46,9 +47,17 @@ public final class DriverBenchmark {
         case "reclaim" -> {
           try (AddonsClient addons = new AddonsClient(Path.of(args[3]))) {
             Path dataDir = Path.of(args[4]);
-            reclaim(csi, addons, work, dataDir, 1, 5, 96 * MIB, "n1", true);
-            reclaim(csi, addons, work, dataDir, 8, 5, 96 * MIB, "n8", false);
-            reclaim(csi, addons, work, dataDir, 1, 3, 1024 * MIB, "n1_1g", false);
+            List<String> cases =
+                args.length > 5 ? List.of(args[5].split(",")) : List.of("n1", "n8", "n1_1g");
+            if (cases.contains("n1")) {
+              reclaim(csi, addons, work, dataDir, 1, 5, 96 * MIB, "n1", true);
+            }
+            if (cases.contains("n8")) {
+              reclaim(csi, addons, work, dataDir, 8, 5, 96 * MIB, "n8", false);
+            }
+            if (cases.contains("n1_1g")) {
+              reclaim(csi, addons, work, dataDir, 1, 3, 1024 * MIB, "n1_1g", false);
+            }
           }
         }
         case "drain" -> drain(csi);
