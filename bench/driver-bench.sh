@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Driver benchmark: the driver (started with the container image's JVM flags) against the raw
 # tools on this machine. Prints the figures and their ratios. Needs root; takes a few minutes.
-# Usage: bench/driver-bench.sh
+# Usage: bench/driver-bench.sh   (RECLAIM_CASES=n1 runs only the 96 MiB single-volume reclaim)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,7 +9,8 @@ cd "$(dirname "$0")/.."
 ./mvnw -B -q -DskipTests -pl driver -am package dependency:build-classpath \
   -Dmdep.outputFile=target/bench.cp -Dmdep.includeScope=test
 cp="driver/target/test-classes:driver/target/classes:$(cat driver/target/bench.cp)"
-jar="$(ls driver/target/thinvol-driver-*-all.jar | head -n 1)"
+# DRIVER_JAR measures another build of the driver with the same client and raw rounds
+jar="${DRIVER_JAR:-$(ls driver/target/thinvol-driver-*-all.jar | head -n 1)}"
 work="$(mktemp -d /var/tmp/thinvol-bench-XXXXXX)"
 driver_pid=""
 cleanup() {
@@ -34,7 +35,7 @@ rss_idle=$(rss)
 bench() { java -cp "$cp" io.thinvol.driver.bench.DriverBenchmark "$work/csi.sock" "$work" "$1"; }
 bench ops > "$work/driver-figures"
 java -cp "$cp" io.thinvol.driver.bench.DriverBenchmark "$work/csi.sock" "$work" reclaim \
-  "$work/addons.sock" "$work/data" >> "$work/driver-figures"
+  "$work/addons.sock" "$work/data" "${RECLAIM_CASES:-n1,n8,n1_1g}" >> "$work/driver-figures"
 bench fill >> "$work/driver-figures"
 sleep 1
 rss_1000=$(rss)
@@ -44,6 +45,7 @@ rss_after=$(rss)
 fig() { awk -v k="$1" '$1 == k {print $2}' "$work/driver-figures"; }
 raw_stage_p50=$(fig raw_stage_p50_ms); raw_stage_p99=$(fig raw_stage_p99_ms)
 raw_pub_p50=$(fig raw_publish_p50_ms); raw_pub_p99=$(fig raw_publish_p99_ms)
+raw_buf_p50=$(fig raw_buffered_stage_p50_ms); raw_buf_p99=$(fig raw_buffered_stage_p99_ms)
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
 
 cat <<REPORT
@@ -53,12 +55,16 @@ A no-op call (NodeGetCapabilities): p50 $(fig noop_p50_ms) ms
 CreateVolume+DeleteVolume, 1 client:  $(fig create_delete_ops_per_s_c1) ops/s  (CreateVolume p50 $(fig create_p50_ms_c1) ms, p99 $(fig create_p99_ms_c1) ms)
 CreateVolume+DeleteVolume, 8 clients: $(fig create_delete_ops_per_s_c8) ops/s  (CreateVolume p50 $(fig create_p50_ms_c8) ms, p99 $(fig create_p99_ms_c8) ms)
 
+Volumes use the default ioMode (direct); the raw tools run with the same loop I/O mode
+(losetup --direct-io=on), and once more buffered for reference, in the same rounds.
                       driver p50   raw p50   ratio | driver p99   raw p99   ratio
 NodeStage (losetup+mkfs+mount) $(fig stage_p50_ms)   $raw_stage_p50   $(ratio "$(fig stage_p50_ms)" "$raw_stage_p50") | $(fig stage_p99_ms)   $raw_stage_p99   $(ratio "$(fig stage_p99_ms)" "$raw_stage_p99")
+  raw with a buffered loop     $(fig stage_p50_ms)   $raw_buf_p50   $(ratio "$(fig stage_p50_ms)" "$raw_buf_p50") | $(fig stage_p99_ms)   $raw_buf_p99   $(ratio "$(fig stage_p99_ms)" "$raw_buf_p99")
 NodePublish (bind mount)       $(fig publish_p50_ms)   $raw_pub_p50   $(ratio "$(fig publish_p50_ms)" "$raw_pub_p50") | $(fig publish_p99_ms)   $raw_pub_p99   $(ratio "$(fig publish_p99_ms)" "$raw_pub_p99")
 
 NodeReclaimSpace vs a bare fstrim on identical volumes (medians; one after another):
   1 volume,  96 MiB deleted: $(fig reclaim_n1_driver_ms) ms vs $(fig reclaim_n1_raw_ms) ms, time ratio $(fig reclaim_n1_time_ratio), bytes ratio $(fig reclaim_n1_bytes_ratio)
+    vs sync -f + fstrim (the driver's syncfs too): $(fig reclaim_n1_sync_raw_ms) ms, time ratio $(fig reclaim_n1_sync_time_ratio)
   8 volumes, 96 MiB each:    $(fig reclaim_n8_driver_ms) ms vs $(fig reclaim_n8_raw_ms) ms, time ratio $(fig reclaim_n8_time_ratio), bytes ratio $(fig reclaim_n8_bytes_ratio)
   1 volume,  1 GiB deleted:  $(fig reclaim_n1_1g_driver_ms) ms vs $(fig reclaim_n1_1g_raw_ms) ms, time ratio $(fig reclaim_n1_1g_time_ratio), bytes ratio $(fig reclaim_n1_1g_bytes_ratio)
 

@@ -94,7 +94,8 @@ final class NodeAttachments {
     Path image = image(volume.id());
     Optional<LoopDevice> attached = host.loops().find(image);
     LoopDevice device =
-        attached.orElseGet(() -> host.loops().attach(image, VolumeModifier.ioModeOf(volume)));
+        attached.orElseGet(
+            () -> host.loops().attachUnattached(image, VolumeModifier.ioModeOf(volume)));
     try {
       VolumeModifier.align(host, volume, List.of(device));
       body.accept(device);

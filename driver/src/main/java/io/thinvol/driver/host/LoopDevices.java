@@ -89,6 +89,15 @@ public final class LoopDevices {
     return find(image).orElseGet(() -> attachNew(image, false, mode));
   }
 
+  /**
+   * A new read-write loop device for {@code image}, for a caller that has just found none attached
+   * and holds the image's lock: it saves the second scan of every loop device that {@link
+   * #attach(Path, IoMode)} makes.
+   */
+  public LoopDevice attachUnattached(Path image, IoMode mode) {
+    return attachNew(image, false, mode);
+  }
+
   /** The read-only loop device for {@code image}, attaching one in {@code mode} if none is. */
   public LoopDevice attachReadOnly(Path image, IoMode mode) {
     return findReadOnly(image).orElseGet(() -> attachNew(image, true, mode));
@@ -99,9 +108,12 @@ public final class LoopDevices {
     if (readOnly) {
       shown.add("--read-only");
     }
+    if (mode == IoMode.DIRECT) {
+      shown.add("--direct-io");
+    }
     shown.add(image.toAbsolutePath().toString());
     HostCall<Path> attach =
-        HostCall.of(shown, () -> LoopControl.attach(image, readOnly))
+        HostCall.of(shown, () -> LoopControl.attach(image, readOnly, mode == IoMode.DIRECT))
             .meaning(
                 Errno.EBUSY,
                 "is busy: other processes took every free loop device first; try again")
@@ -111,8 +123,8 @@ public final class LoopDevices {
         describe(SYS_BLOCK.resolve(device.getFileName().toString()))
             .orElseThrow(
                 () -> new HostCommandException(device + " was detached right after attaching it"));
-    if (mode == IoMode.DIRECT) {
-      try {
+    if (mode == IoMode.DIRECT && ioMode(attached) != IoMode.DIRECT) {
+      try { // a kernel before 5.8 binds buffered
         setIoMode(attached, mode);
       } catch (HostCommandException e) {
         // the device works buffered; the caller sees the mode through ioMode() and warns

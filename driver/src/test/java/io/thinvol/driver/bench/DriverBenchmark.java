@@ -21,8 +21,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * a test: bench/driver-bench.sh starts the driver, runs this, and compares with raw tools.
  *
  * <p>Usage: {@code DriverBenchmark SOCKET WORKDIR MODE} where MODE is {@code ops} (create/delete
- * throughput and latency, stage/publish latency), {@code fill} (create 1,000 volumes) or {@code
- * drain} (delete them).
+ * throughput and latency, stage/publish latency), {@code reclaim ADDONS_SOCKET DATA_DIR [CASES]}
+ * (NodeReclaimSpace against fstrim; CASES a comma list of n1, n8, n1_1g, all by default), {@code
+ * fill} (create 1,000 volumes) or {@code drain} (delete them).
  */
 public final class DriverBenchmark {
 
@@ -46,9 +47,17 @@ public final class DriverBenchmark {
         case "reclaim" -> {
           try (AddonsClient addons = new AddonsClient(Path.of(args[3]))) {
             Path dataDir = Path.of(args[4]);
-            reclaim(csi, addons, work, dataDir, 1, 5, 96 * MIB, "n1");
-            reclaim(csi, addons, work, dataDir, 8, 5, 96 * MIB, "n8");
-            reclaim(csi, addons, work, dataDir, 1, 3, 1024 * MIB, "n1_1g");
+            List<String> cases =
+                args.length > 5 ? List.of(args[5].split(",")) : List.of("n1", "n8", "n1_1g");
+            if (cases.contains("n1")) {
+              reclaim(csi, addons, work, dataDir, 1, 5, 96 * MIB, "n1", true);
+            }
+            if (cases.contains("n8")) {
+              reclaim(csi, addons, work, dataDir, 8, 5, 96 * MIB, "n8", false);
+            }
+            if (cases.contains("n1_1g")) {
+              reclaim(csi, addons, work, dataDir, 1, 3, 1024 * MIB, "n1_1g", false);
+            }
           }
         }
         case "drain" -> drain(csi);
@@ -110,7 +119,9 @@ public final class DriverBenchmark {
 
   /**
    * Rounds alternate between the raw tools (bench/raw-stage.sh) and the driver on identical fresh
-   * 64 MiB images, so both see the same machine: timings on a shared VM drift within minutes.
+   * 64 MiB images, so both see the same machine: timings on a shared VM drift within minutes. The
+   * raw tools run twice a round: with the loop device in the driver's default I/O mode (direct),
+   * the like-for-like comparison, and buffered, for reference; the order rotates every round.
    */
   private static void stageAndPublish(CsiClient csi, Path work) throws Exception {
     VolumeCapability ext4 = Capabilities.mount("ext4");
@@ -118,43 +129,73 @@ public final class DriverBenchmark {
     List<Long> publish = new ArrayList<>();
     List<Long> rawStage = new ArrayList<>();
     List<Long> rawPublish = new ArrayList<>();
+    List<Long> rawBufferedStage = new ArrayList<>();
     for (int i = 0; i < STAGE_ROUNDS + 3; i++) {
-      long[] raw = rawRound(work.resolve("raw-" + i));
-      String id = create(csi, "stage-" + i, ext4, 64 * MIB);
-      Path staging = work.resolve("staging-" + i);
-      Path target = work.resolve("target-" + i);
-      long t0 = System.nanoTime();
-      csi.stage(id, staging, ext4);
-      long t1 = System.nanoTime();
-      csi.publish(id, staging, target, ext4, false);
-      long t2 = System.nanoTime();
+      long[] driver = new long[2];
+      long[] raw = new long[2];
+      long[] rawBuffered = new long[2];
+      int round = i;
+      List<Runnable> sides =
+          new ArrayList<>(
+              List.of(
+                  () -> driverRound(csi, work, ext4, round, driver),
+                  () -> rawRound(work.resolve("raw-" + round), "direct", raw),
+                  () -> rawRound(work.resolve("raw-buffered-" + round), "buffered", rawBuffered)));
+      Collections.rotate(sides, i);
+      sides.forEach(Runnable::run);
       if (i >= 3) { // the first rounds warm up the JIT and the page cache
-        stage.add(t1 - t0);
-        publish.add(t2 - t1);
+        stage.add(driver[0]);
+        publish.add(driver[1]);
         rawStage.add(raw[0]);
         rawPublish.add(raw[1]);
+        rawBufferedStage.add(rawBuffered[0]);
       }
-      csi.unpublish(id, target);
-      csi.unstage(id, staging);
-      delete(csi, id);
     }
     report("stage", stage);
     report("publish", publish);
     report("raw_stage", rawStage);
     report("raw_publish", rawPublish);
+    report("raw_buffered_stage", rawBufferedStage);
   }
 
-  private static long[] rawRound(Path dir) throws Exception {
-    Process process =
-        new ProcessBuilder("bench/raw-stage.sh", dir.toString()).redirectErrorStream(true).start();
-    String out = new String(process.getInputStream().readAllBytes()).strip();
-    if (process.waitFor() != 0) {
-      throw new IllegalStateException("raw-stage.sh failed: " + out);
+  private static void driverRound(
+      CsiClient csi, Path work, VolumeCapability ext4, int round, long[] result) {
+    String id = create(csi, "stage-" + round, ext4, 64 * MIB);
+    Path staging = work.resolve("staging-" + round);
+    Path target = work.resolve("target-" + round);
+    long t0 = System.nanoTime();
+    csi.stage(id, staging, ext4);
+    long t1 = System.nanoTime();
+    csi.publish(id, staging, target, ext4, false);
+    long t2 = System.nanoTime();
+    result[0] = t1 - t0;
+    result[1] = t2 - t1;
+    csi.unpublish(id, target);
+    csi.unstage(id, staging);
+    delete(csi, id);
+  }
+
+  private static void rawRound(Path dir, String ioMode, long[] result) {
+    String[] ms = runScript(List.of("bench/raw-stage.sh", dir.toString(), ioMode)).split(" ");
+    result[0] = (long) (Double.parseDouble(ms[0]) * 1e6);
+    result[1] = (long) (Double.parseDouble(ms[1]) * 1e6);
+  }
+
+  /** Runs a bench script and returns its output; a failing script ends the benchmark. */
+  private static String runScript(List<String> argv) {
+    try {
+      Process process = new ProcessBuilder(argv).redirectErrorStream(true).start();
+      String out = new String(process.getInputStream().readAllBytes()).strip();
+      if (process.waitFor() != 0) {
+        throw new IllegalStateException(argv.get(0) + " failed: " + out);
+      }
+      return out;
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
     }
-    String[] ms = out.split(" ");
-    return new long[] {
-      (long) (Double.parseDouble(ms[0]) * 1e6), (long) (Double.parseDouble(ms[1]) * 1e6)
-    };
   }
 
   private static void report(String name, List<Long> nanos) {
@@ -164,9 +205,10 @@ public final class DriverBenchmark {
   }
 
   /**
-   * NodeReclaimSpace against a bare fstrim on identical volumes: each round prepares 2n ext4
-   * volumes with {@code deleted} bytes written, deleted and synced, reclaims n through the driver
-   * and n with bench/raw-fstrim.sh, alternating which goes first.
+   * NodeReclaimSpace against a bare fstrim on identical volumes: each round prepares n ext4 volumes
+   * per side with {@code deleted} bytes written, deleted and synced, and reclaims them through the
+   * driver and with bench/raw-fstrim.sh, rotating which side goes first. With {@code syncFirst} a
+   * third side runs {@code sync -f} before each fstrim, the syncfs the driver makes.
    */
   private static void reclaim(
       CsiClient csi,
@@ -176,17 +218,21 @@ public final class DriverBenchmark {
       int n,
       int rounds,
       long deleted,
-      String label)
+      String label,
+      boolean syncFirst)
       throws Exception {
     VolumeCapability ext4 = Capabilities.mount("ext4");
+    int sideCount = syncFirst ? 3 : 2;
     List<Double> timeRatios = new ArrayList<>();
+    List<Double> syncRatios = new ArrayList<>();
     List<Double> byteRatios = new ArrayList<>();
     List<Long> driverNanos = new ArrayList<>();
     List<Long> rawNanos = new ArrayList<>();
+    List<Long> syncNanos = new ArrayList<>();
     for (int round = 0; round < rounds; round++) {
       List<String> ids = new ArrayList<>();
       List<Path> stagings = new ArrayList<>();
-      for (int i = 0; i < 2 * n; i++) {
+      for (int i = 0; i < sideCount * n; i++) {
         String slot = "r" + label + "-" + round + "-" + i;
         String id = create(csi, slot, ext4, deleted + 160 * MIB);
         stagings.add(work.resolve("staging-" + slot));
@@ -199,7 +245,9 @@ public final class DriverBenchmark {
       new ProcessBuilder("sync").start().waitFor();
       long[] driver = new long[2];
       long[] raw = new long[2];
-      Runnable viaDriver =
+      long[] synced = new long[2];
+      List<Runnable> sides = new ArrayList<>();
+      sides.add(
           () -> {
             long t0 = System.nanoTime();
             for (int i = 0; i < n; i++) {
@@ -208,26 +256,24 @@ public final class DriverBenchmark {
                   usage.getPreUsage().getUsageBytes() - usage.getPostUsage().getUsageBytes();
             }
             driver[0] = System.nanoTime() - t0;
-          };
-      List<String> pairs = new ArrayList<>();
-      for (int i = n; i < 2 * n; i++) {
-        pairs.add(
-            dataDir.resolve("volumes").resolve(ids.get(i)).resolve("disk.img")
-                + ":"
-                + stagings.get(i));
+          });
+      sides.add(() -> rawFstrim(List.of(), pairs(dataDir, ids, stagings, n, 2 * n), raw));
+      if (syncFirst) {
+        sides.add(
+            () ->
+                rawFstrim(List.of("--sync"), pairs(dataDir, ids, stagings, 2 * n, 3 * n), synced));
       }
-      if (round % 2 == 0) {
-        viaDriver.run();
-        rawFstrim(pairs, raw);
-      } else {
-        rawFstrim(pairs, raw);
-        viaDriver.run();
-      }
+      Collections.rotate(sides, round);
+      sides.forEach(Runnable::run);
       driverNanos.add(driver[0]);
       rawNanos.add(raw[0]);
       timeRatios.add((double) driver[0] / raw[0]);
       byteRatios.add((double) driver[1] / raw[1]);
-      for (int i = 0; i < 2 * n; i++) {
+      if (syncFirst) {
+        syncNanos.add(synced[0]);
+        syncRatios.add((double) driver[0] / synced[0]);
+      }
+      for (int i = 0; i < ids.size(); i++) {
         csi.unstage(ids.get(i), stagings.get(i));
         delete(csi, ids.get(i));
       }
@@ -236,25 +282,32 @@ public final class DriverBenchmark {
     System.out.printf("reclaim_%s_raw_ms %.1f%n", label, percentile(rawNanos, 50));
     System.out.printf("reclaim_%s_time_ratio %.2f%n", label, median(timeRatios));
     System.out.printf("reclaim_%s_bytes_ratio %.3f%n", label, median(byteRatios));
+    if (syncFirst) {
+      System.out.printf("reclaim_%s_sync_raw_ms %.1f%n", label, percentile(syncNanos, 50));
+      System.out.printf("reclaim_%s_sync_time_ratio %.2f%n", label, median(syncRatios));
+    }
   }
 
-  private static void rawFstrim(List<String> pairs, long[] result) {
-    try {
-      List<String> argv = new ArrayList<>(List.of("bench/raw-fstrim.sh"));
-      argv.addAll(pairs);
-      Process process = new ProcessBuilder(argv).redirectErrorStream(true).start();
-      String[] out = new String(process.getInputStream().readAllBytes()).strip().split(" ");
-      if (process.waitFor() != 0) {
-        throw new IllegalStateException("raw-fstrim.sh failed: " + String.join(" ", out));
-      }
-      result[0] = (long) (Double.parseDouble(out[0]) * 1e6);
-      result[1] = Long.parseLong(out[1]);
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
+  /** IMAGE:MOUNT arguments of bench/raw-fstrim.sh for volumes {@code from} to {@code to}. */
+  private static List<String> pairs(
+      Path dataDir, List<String> ids, List<Path> stagings, int from, int to) {
+    List<String> pairs = new ArrayList<>();
+    for (int i = from; i < to; i++) {
+      pairs.add(
+          dataDir.resolve("volumes").resolve(ids.get(i)).resolve("disk.img")
+              + ":"
+              + stagings.get(i));
     }
+    return pairs;
+  }
+
+  private static void rawFstrim(List<String> options, List<String> pairs, long[] result) {
+    List<String> argv = new ArrayList<>(List.of("bench/raw-fstrim.sh"));
+    argv.addAll(options);
+    argv.addAll(pairs);
+    String[] out = runScript(argv).split(" ");
+    result[0] = (long) (Double.parseDouble(out[0]) * 1e6);
+    result[1] = Long.parseLong(out[1]);
   }
 
   private static double median(List<Double> values) {

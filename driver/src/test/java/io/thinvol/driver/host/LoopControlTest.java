@@ -3,6 +3,7 @@ package io.thinvol.driver.host;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.thinvol.driver.GatedRunner;
 import io.thinvol.driver.store.Catalog;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
@@ -58,7 +59,7 @@ class LoopControlTest {
 
   @Test
   void kernelsWithoutLoopConfigureGetTheFileBoundThenDescribed() throws Exception {
-    Path node = LoopControl.attach(image, true, false);
+    Path node = LoopControl.attach(image, true, false, false);
     LoopDevice device = loops.findReadOnly(image).orElseThrow();
     assertThat(device.path()).isEqualTo(node);
     assertThat(sys(device, "loop/backing_file")).isEqualTo(image.toString());
@@ -97,6 +98,26 @@ class LoopControlTest {
     assertThat(loops.sizeBytes(device)).isEqualTo(8 << 20);
     loops.refreshSize(device);
     assertThat(loops.sizeBytes(device)).isEqualTo(16 << 20);
+    loops.detach(device);
+  }
+
+  @Test
+  void aDirectIoDeviceIsBoundDirectNotSwitchedAfterwards() throws Exception {
+    GatedRunner watched = new GatedRunner("nothing-held");
+    LoopDevice device = new LoopDevices(watched).attach(image, IoMode.DIRECT);
+    assertThat(sys(device, "loop/dio")).isEqualTo("1");
+    assertThat(watched.finished())
+        .as("one LOOP_CONFIGURE; a LOOP_SET_DIRECT_IO after it freezes the queue (~15 ms)")
+        .containsExactly(List.of("LOOP_CONFIGURE", "--direct-io", image.toString()));
+    loops.detach(device);
+  }
+
+  @Test
+  void kernelsWithoutLoopConfigureBindBufferedForTheCallerToSwitch() throws Exception {
+    Path node = LoopControl.attach(image, false, true, false);
+    LoopDevice device = loops.find(image).orElseThrow();
+    assertThat(device.path()).isEqualTo(node);
+    assertThat(loops.ioMode(device)).isEqualTo(IoMode.BUFFERED);
     loops.detach(device);
   }
 
