@@ -11,7 +11,7 @@ import io.thinvol.operator.model.Names;
 import io.thinvol.operator.model.RbacModel;
 import io.thinvol.testing.ApiRequest;
 import io.thinvol.testing.StrictApiServer;
-import java.util.Map;
+import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -25,55 +25,47 @@ class NodeRbacUpgradeTest extends MockClusterTest {
   @Test
   @DisplayName("An older version's per-backend ClusterRole is unbound; the shared one is corrected")
   void bindingMovesToTheSharedClusterRole() {
-    Map<String, String> labels =
-        Map.of(
-            "app.kubernetes.io/part-of",
-            "thinvol",
-            "app.kubernetes.io/managed-by",
-            "thinvol-operator",
-            Names.BACKEND_LABEL,
-            "up");
+    apply("metadata:\n  name: up\n");
+    ClusterRoleBinding current = clusterScoped(ClusterRoleBinding.class, "thinvol-up-node");
+    // What an older version left: its own ClusterRole, bound by a binding the backend owns, and
+    // the shared ClusterRole with other rules.
     client
         .resource(
             new ClusterRoleBuilder()
                 .withNewMetadata()
                 .withName("thinvol-up-node")
-                .withLabels(labels)
+                .withLabels(current.getMetadata().getLabels())
+                .withOwnerReferences(current.getMetadata().getOwnerReferences())
                 .endMetadata()
                 .withRules(RbacModel.clusterRules())
                 .build())
         .create();
     client
-        .resource(
-            new ClusterRoleBindingBuilder()
-                .withNewMetadata()
-                .withName("thinvol-up-node")
-                .withLabels(labels)
-                .endMetadata()
-                .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", "thinvol-up-node")
-                .addNewSubject()
-                .withKind("ServiceAccount")
-                .withName("thinvol-up-node")
-                .withNamespace(NAMESPACE)
-                .endSubject()
-                .build())
-        .create();
+        .rbac()
+        .clusterRoles()
+        .withName(Names.NODE_CLUSTER_ROLE)
+        .edit(
+            role -> {
+              role.setRules(
+                  List.of(
+                      new PolicyRuleBuilder()
+                          .withApiGroups("")
+                          .withResources("pods")
+                          .withVerbs("get")
+                          .build()));
+              return role;
+            });
+    client.resource(current).withTimeoutInMillis(10_000).delete();
     client
         .resource(
-            new ClusterRoleBuilder()
-                .withNewMetadata()
-                .withName(Names.NODE_CLUSTER_ROLE)
+            new ClusterRoleBindingBuilder(current)
+                .editMetadata()
+                .withResourceVersion(null)
+                .withUid(null)
                 .endMetadata()
-                .withRules(
-                    new PolicyRuleBuilder()
-                        .withApiGroups("")
-                        .withResources("pods")
-                        .withVerbs("get")
-                        .build())
+                .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", "thinvol-up-node")
                 .build())
-        .create(); // as a version with other node rules left it
-
-    apply("metadata:\n  name: up\n");
+        .create();
 
     await(
         "the binding to refer to the shared ClusterRole",
