@@ -5,14 +5,12 @@ import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.api.model.storage.CSIDriver;
 import io.fabric8.kubernetes.api.model.storage.StorageClass;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.openshift.api.model.SecurityContextConstraints;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.operator.model.GroupSnapshotModel;
 import io.thinvol.operator.model.Names;
@@ -40,7 +38,7 @@ final class Leftovers {
           Role.class,
           ServiceAccount.class);
   private static final List<Class<? extends HasMetadata>> CLUSTER_SCOPED =
-      List.of(StorageClass.class, CSIDriver.class, ClusterRoleBinding.class, ClusterRole.class);
+      List.of(StorageClass.class, CSIDriver.class, ClusterRoleBinding.class);
 
   private Leftovers() {}
 
@@ -65,12 +63,6 @@ final class Leftovers {
     if (SnapshotMetadataModel.deployed(settings)) {
       client.services().inNamespace(namespace).withLabel(Names.BACKEND_LABEL, name).delete();
       client.resources(SnapshotMetadataService.class).withLabel(Names.BACKEND_LABEL, name).delete();
-    }
-    if (settings.openShift()) {
-      client
-          .resources(SecurityContextConstraints.class)
-          .withLabel(Names.BACKEND_LABEL, name)
-          .delete();
     }
   }
 }

@@ -22,12 +22,11 @@ import io.thinvol.operator.dependent.AddonsTlsSecretDependent;
 import io.thinvol.operator.dependent.CsiDriverDependent;
 import io.thinvol.operator.dependent.Dependents;
 import io.thinvol.operator.dependent.NodeClusterRoleBindingDependent;
-import io.thinvol.operator.dependent.NodeClusterRoleDependent;
 import io.thinvol.operator.dependent.NodeDaemonSetDependent;
 import io.thinvol.operator.dependent.NodeNetworkPolicyDependent;
+import io.thinvol.operator.dependent.NodePrivilegedSccBindingDependent;
 import io.thinvol.operator.dependent.NodeRoleBindingDependent;
 import io.thinvol.operator.dependent.NodeRoleDependent;
-import io.thinvol.operator.dependent.NodeSecurityContextConstraintsDependent;
 import io.thinvol.operator.dependent.NodeServiceAccountDependent;
 import io.thinvol.operator.dependent.OnOpenShift;
 import io.thinvol.operator.dependent.SnapshotMetadataApi;
@@ -59,14 +58,10 @@ import org.slf4j.LoggerFactory;
     explicitInvocation = true,
     dependents = {
       @Dependent(name = "service-account", type = NodeServiceAccountDependent.class),
-      @Dependent(name = "cluster-role", type = NodeClusterRoleDependent.class),
+      @Dependent(name = "cluster-role-binding", type = NodeClusterRoleBindingDependent.class),
       @Dependent(
-          name = "cluster-role-binding",
-          type = NodeClusterRoleBindingDependent.class,
-          dependsOn = "cluster-role"),
-      @Dependent(
-          name = "scc",
-          type = NodeSecurityContextConstraintsDependent.class,
+          name = "privileged-scc-binding",
+          type = NodePrivilegedSccBindingDependent.class,
           activationCondition = OnOpenShift.class),
       @Dependent(name = "role", type = NodeRoleDependent.class),
       @Dependent(name = "role-binding", type = NodeRoleBindingDependent.class, dependsOn = "role"),
@@ -150,6 +145,7 @@ public class StorageBackendReconciler
       status = StatusModel.refused(backend, refusal.reason(), refusal.message(), clock.instant());
     } else {
       NamespaceSecurity.ensure(context.getClient(), settings);
+      NodeClusterRole.ensure(context.getClient(), settings);
       Dependents.provide(context, settings);
       context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();
       status =

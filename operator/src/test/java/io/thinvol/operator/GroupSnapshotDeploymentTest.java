@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.thinvol.addons.call.ProjectedToken;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.operator.model.Images;
+import io.thinvol.operator.model.Names;
 import io.thinvol.operator.model.Settings;
 import io.thinvol.operator.model.VolumeGroupSnapshotClass;
 import org.junit.jupiter.api.DisplayName;
@@ -55,7 +56,7 @@ class GroupSnapshotDeploymentTest extends MockClusterTest {
             .orElseThrow();
     assertThat(snapshotter.getArgs()).contains("--feature-gates=CSIVolumeGroupSnapshot=true");
 
-    assertThat(clusterScoped(ClusterRole.class, "thinvol-grp-node").getRules())
+    assertThat(clusterScoped(ClusterRole.class, Names.NODE_CLUSTER_ROLE).getRules())
         .anyMatch(r -> grants(r, "volumegroupsnapshotclasses", "watch"))
         .anyMatch(r -> grants(r, "volumegroupsnapshotcontents", "patch"))
         .anyMatch(r -> grants(r, "volumegroupsnapshotcontents/status", "update"));

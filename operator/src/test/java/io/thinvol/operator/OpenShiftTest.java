@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.openshift.api.model.SecurityContextConstraints;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.operator.model.Settings;
@@ -13,8 +13,8 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * On OpenShift the node pods get their own SecurityContextConstraints, only they may use it, and
- * the namespace lets privileged pods in.
+ * On OpenShift the node pods run under the built-in privileged SCC: their ServiceAccount alone is
+ * bound to its ClusterRole, the operator touches no SCC, and the namespace lets privileged pods in.
  */
 class OpenShiftTest extends MockClusterTest {
 
@@ -24,8 +24,8 @@ class OpenShiftTest extends MockClusterTest {
   }
 
   @Test
-  @DisplayName("An SCC for the node pods, usable by their ServiceAccount only, removed with them")
-  void securityContextConstraints() {
+  @DisplayName("The node ServiceAccount alone is bound to the privileged SCC, removed with it")
+  void privilegedSccBinding() {
     client
         .namespaces()
         .resource(
@@ -38,19 +38,24 @@ class OpenShiftTest extends MockClusterTest {
                 .build())
         .update(); // the fixture made it; a user labelled it
     apply("metadata:\n  name: ocp\n");
-    SecurityContextConstraints scc =
-        clusterScoped(SecurityContextConstraints.class, "thinvol-ocp-node");
-    assertThat(scc.getAllowPrivilegedContainer()).isTrue();
-    assertThat(scc.getAllowHostDirVolumePlugin()).isTrue();
-    assertThat(scc.getAllowHostNetwork()).isFalse();
-    assertThat(scc.getAllowHostPID()).isFalse();
-    assertThat(scc.getUsers())
+    ClusterRoleBinding binding =
+        clusterScoped(ClusterRoleBinding.class, "thinvol-ocp-node-privileged-scc");
+    assertThat(binding.getRoleRef().getName()).isEqualTo("system:openshift:scc:privileged");
+    assertThat(binding.getSubjects())
+        .extracting(s -> s.getNamespace() + "/" + s.getName())
         .as("only the node pods' ServiceAccount")
-        .containsExactly("system:serviceaccount:thinvol-system:thinvol-ocp-node");
-    assertThat(scc.getGroups()).isEmpty();
-    assertThat(clusterScoped(ClusterRole.class, "thinvol-ocp-node").getRules())
-        .as("no RBAC on SCCs: the SCC names its user")
-        .noneMatch(rule -> rule.getApiGroups().contains("security.openshift.io"));
+        .containsExactly("thinvol-system/thinvol-ocp-node");
+    assertThat(operatorDecisions())
+        .as("the binding was authorised by bind on that one ClusterRole (escalation check)")
+        .anySatisfy(
+            d -> {
+              assertThat(d.request().verb()).isEqualTo("bind");
+              assertThat(d.request().name()).isEqualTo("system:openshift:scc:privileged");
+            });
+    assertThat(operatorDecisions())
+        .as("no request on any SCC")
+        .noneMatch(d -> d.request().group().equals("security.openshift.io"));
+    assertThat(client.resources(SecurityContextConstraints.class).list().getItems()).isEmpty();
     namespaced(DaemonSet.class, "thinvol-ocp-node");
     assertThat(client.resources(VolumeSnapshotClass.class).list().getItems())
         .as("no snapshot API here")
@@ -63,9 +68,9 @@ class OpenShiftTest extends MockClusterTest {
 
     client.resources(StorageBackend.class).withName("ocp").delete();
     await(
-        "the SCC to go",
+        "the binding to go",
         () ->
-            client.resources(SecurityContextConstraints.class).withName("thinvol-ocp-node").get()
+            client.rbac().clusterRoleBindings().withName("thinvol-ocp-node-privileged-scc").get()
                 == null);
   }
 }

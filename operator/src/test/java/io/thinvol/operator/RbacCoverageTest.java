@@ -57,6 +57,10 @@ class RbacCoverageTest extends MockClusterTest {
               "an annotation schedule records its last run on the claim, to make up a run missed"
                   + " while no operator ran: ScheduleTest in addons"),
           Map.entry(
+              "patch rbac.authorization.k8s.io/clusterroles",
+              "the shared node ClusterRole's rules change with the operator's settings or"
+                  + " version: NodeRbacUpgradeTest"),
+          Map.entry(
               "patch coordination.k8s.io/leases",
               "lease renewals with leader election on: LeaderElectionRbacTest"),
           Map.entry(

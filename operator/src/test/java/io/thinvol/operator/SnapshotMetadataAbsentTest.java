@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.thinvol.operator.model.Names;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -19,7 +20,7 @@ class SnapshotMetadataAbsentTest extends MockClusterTest {
     DaemonSet node = namespaced(DaemonSet.class, "thinvol-plain-node");
     assertThat(node.getSpec().getTemplate().getSpec().getContainers())
         .noneMatch(c -> c.getName().equals("csi-snapshot-metadata"));
-    assertThat(clusterScoped(ClusterRole.class, "thinvol-plain-node").getRules())
+    assertThat(clusterScoped(ClusterRole.class, Names.NODE_CLUSTER_ROLE).getRules())
         .noneMatch(r -> r.getResources().contains("subjectaccessreviews"));
     assertThat(
             client

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.thinvol.addons.call.ProjectedToken;
+import io.thinvol.operator.model.Names;
 import io.thinvol.operator.model.Settings;
 import io.thinvol.operator.model.SnapshotMetadataService;
 import java.io.ByteArrayInputStream;
@@ -92,7 +93,7 @@ class SnapshotMetadataDeploymentTest extends MockClusterTest {
                 v.getSecret() != null
                     && v.getSecret().getSecretName().equals("thinvol-cbt-snapshot-metadata-tls"));
 
-    assertThat(clusterScoped(ClusterRole.class, "thinvol-cbt-node").getRules())
+    assertThat(clusterScoped(ClusterRole.class, Names.NODE_CLUSTER_ROLE).getRules())
         .as("the sidecar reviews its clients' tokens and access")
         .anyMatch(r -> r.getResources().contains("subjectaccessreviews"))
         .anyMatch(r -> r.getResources().contains("snapshotmetadataservices"));

@@ -95,7 +95,7 @@ class StorageBackendReconcilerTest extends MockClusterTest {
     namespaced(RoleBinding.class, "thinvol-local-node");
     Secret tls = namespaced(Secret.class, "thinvol-local-addons-tls");
     assertThat(tls.getType()).isEqualTo("kubernetes.io/tls");
-    clusterScoped(ClusterRole.class, "thinvol-local-node");
+    clusterScoped(ClusterRole.class, Names.NODE_CLUSTER_ROLE);
     clusterScoped(ClusterRoleBinding.class, "thinvol-local-node");
     CSIDriver driver = clusterScoped(CSIDriver.class, "local.thinvol.io");
     assertThat(driver.getSpec().getAttachRequired()).isFalse();

@@ -61,7 +61,25 @@ public record ApiRequest(
           case "DELETE" -> name != null ? "delete" : "deletecollection";
           default -> method.toLowerCase();
         };
+    if (name == null && (verb.equals("list") || verb.equals("watch"))) {
+      // As the API server's request info: a list or watch of one name is authorised as that name.
+      name = exactName(parameters(query).get("fieldSelector"));
+    }
     return Optional.of(new ApiRequest(verb, group, resource, namespace, name));
+  }
+
+  /** The name a field selector requires ({@code metadata.name=x} among its terms), or null. */
+  private static String exactName(String fieldSelector) {
+    if (fieldSelector == null) {
+      return null;
+    }
+    for (String term : fieldSelector.split(",")) {
+      String[] pair = term.split("==?", 2);
+      if (pair.length == 2 && pair[0].equals("metadata.name") && !pair[1].isEmpty()) {
+        return pair[1];
+      }
+    }
+    return null;
   }
 
   /** The decoded query parameters. */

@@ -21,10 +21,11 @@ import java.util.stream.Collectors;
  * The fabric8 mock API server (CRUD) made strict: before a request reaches the store it is
  * authorised by RBAC for the user it acts as ({@code Impersonate-User}, as with a real server; no
  * such header is the cluster admin); before an object is stored it passes admission as on a real
- * server: Event validation, owner-reference permission enforcement, and for custom resources
- * pruning, defaults, the OpenAPI schema and the CEL rules. Refusals carry the real server's codes,
- * reasons and messages. Lists also filter by field selectors on any field, as {@code kubectl
- * describe} lists Events.
+ * server: Event validation, RBAC's escalation check on roles and bindings (a {@code bind} it
+ * authorises is recorded as a decision), owner-reference permission enforcement, and for custom
+ * resources pruning, defaults, the OpenAPI schema and the CEL rules. Refusals carry the real
+ * server's codes, reasons and messages. Lists also filter by field selectors on any field, as
+ * {@code kubectl describe} lists Events.
  */
 public final class StrictApiServer extends KubernetesCrudDispatcher {
 
@@ -214,6 +215,14 @@ public final class StrictApiServer extends KubernetesCrudDispatcher {
       throw Refusal.invalid(kind, group, name, problems);
     }
     String user = caller.get();
+    if (!user.equals(ADMIN) && group.equals(RoleEscalation.GROUP)) {
+      RoleEscalation.Outcome escalation =
+          RoleEscalation.check(user, rbac, object, this::storedRbacObject);
+      escalation.bind().ifPresent(bind -> decisions.add(new Decision(user, bind, 200, null)));
+      if (escalation.refusal().isPresent()) {
+        throw Refusal.forbidden(escalation.refusal().get(), current.get());
+      }
+    }
     if (!user.equals(ADMIN)) {
       Optional<String> refused =
           OwnerReferenceAdmission.refusal(
@@ -232,5 +241,13 @@ public final class StrictApiServer extends KubernetesCrudDispatcher {
         oldAttributes,
         Serialization.unmarshal(stored, GenericKubernetesResource.class),
         stored);
+  }
+
+  /** A role as stored, by its path under the RBAC API ({@code clusterroles/x}), or null. */
+  private JsonNode storedRbacObject(String path) {
+    MockResponse response = super.handleGet("/apis/" + RoleEscalation.GROUP + "/v1/" + path);
+    return response.code() == 200
+        ? Serialization.unmarshal(response.getBody().readUtf8(), JsonNode.class)
+        : null;
   }
 }

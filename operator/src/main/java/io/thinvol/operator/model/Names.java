@@ -26,14 +26,24 @@ public final class Names {
     return nodeDaemonSet(backend);
   }
 
-  /** Cluster-scoped, so it names the backend: two backends never share RBAC objects. */
-  public static String nodeClusterRole(StorageBackend backend) {
+  /**
+   * The node pods' cluster rules, one ClusterRole for every backend (its rules depend on the
+   * operator's settings only): a fixed name lets the operator's RBAC name the one ClusterRole it
+   * may change.
+   */
+  public static final String NODE_CLUSTER_ROLE = "thinvol-node";
+
+  /** Cluster-scoped, so it names the backend: binds the shared rules to its node pods. */
+  public static String nodeClusterRoleBinding(StorageBackend backend) {
     return "thinvol-" + backend.getMetadata().getName() + "-node";
   }
 
-  /** OpenShift only; cluster-scoped like the ClusterRole that grants its use. */
-  public static String nodeSecurityContextConstraints(StorageBackend backend) {
-    return nodeClusterRole(backend);
+  /**
+   * OpenShift only: binds the node ServiceAccount to the built-in privileged SCC's ClusterRole
+   * ({@link PrivilegedSccModel}).
+   */
+  public static String nodePrivilegedSccBinding(StorageBackend backend) {
+    return nodeClusterRoleBinding(backend) + "-privileged-scc";
   }
 
   public static String nodeRole(StorageBackend backend) {
@@ -47,6 +57,11 @@ public final class Names {
   /** The StorageClass used when the spec lists none: named after the backend. */
   public static String defaultStorageClass(StorageBackend backend) {
     return backend.getMetadata().getName();
+  }
+
+  /** Labels of the operator's objects that serve every backend. */
+  public static Map<String, String> sharedLabels() {
+    return Map.of("app.kubernetes.io/part-of", PART_OF, "app.kubernetes.io/managed-by", MANAGED_BY);
   }
 
   /** Labels on every object of the backend: selection, ownership at a glance. */

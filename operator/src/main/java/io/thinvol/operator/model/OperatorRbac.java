@@ -30,7 +30,10 @@ public final class OperatorRbac {
 
   private OperatorRbac() {}
 
-  /** Cluster-wide rules; {@code openShift} adds the SecurityContextConstraints it manages. */
+  /**
+   * Cluster-wide rules; {@code openShift} adds binding the node pods to the built-in privileged SCC
+   * ({@link PrivilegedSccModel}): {@code bind} on that one ClusterRole, and no right on any SCC.
+   */
   public static List<PolicyRule> clusterRules(boolean openShift) {
     Rules rules = new Rules();
     rules.add("thinvol.io", "storagebackends", "get", "list", "watch", "patch");
@@ -57,13 +60,17 @@ public final class OperatorRbac {
     rules.add("storage.k8s.io", "csinodes", READ);
     rules.add("storage.k8s.io", "csidrivers", MANAGE);
     rules.add("storage.k8s.io", "storageclasses", MANAGE);
-    rules.add("rbac.authorization.k8s.io", "clusterroles", MANAGE);
+    // The node pods' ClusterRole is one, by name; create cannot be limited to a name in RBAC.
+    rules.add("rbac.authorization.k8s.io", "clusterroles", "create");
+    rules.addNamed(
+        "rbac.authorization.k8s.io", "clusterroles", Names.NODE_CLUSTER_ROLE, "get", "patch");
     rules.add("rbac.authorization.k8s.io", "clusterrolebindings", MANAGE);
     rules.add("snapshot.storage.k8s.io", "volumesnapshotclasses", MANAGE);
     rules.add(SnapshotMetadataService.GROUP, "snapshotmetadataservices", MANAGE);
     rules.add(GroupSnapshotModel.GROUP, "volumegroupsnapshotclasses", MANAGE);
     if (openShift) {
-      rules.add("security.openshift.io", "securitycontextconstraints", MANAGE);
+      rules.addNamed(
+          "rbac.authorization.k8s.io", "clusterroles", PrivilegedSccModel.CLUSTER_ROLE, "bind");
     }
     rules.addAll(RbacModel.clusterRules());
     rules.addAll(SnapshotMetadataModel.clusterRules());
@@ -90,9 +97,21 @@ public final class OperatorRbac {
     return rules.build();
   }
 
-  /** Rules merged per API group and resource, in a stable order. */
+  /** Rules merged per API group and resource, in a stable order; rules on one object last. */
   private static final class Rules {
     private final Map<String, Map<String, Set<String>>> verbs = new TreeMap<>();
+    private final List<PolicyRule> named = new ArrayList<>();
+
+    void addNamed(String group, String resource, String name, String... verbs) {
+      // a rule of its own: merged with the unnamed ones it would widen to every name
+      named.add(
+          new PolicyRuleBuilder()
+              .withApiGroups(group)
+              .withResources(resource)
+              .withResourceNames(name)
+              .withVerbs(verbs)
+              .build());
+    }
 
     void add(String group, String resource, String... verbs) {
       this.verbs
@@ -123,6 +142,7 @@ public final class OperatorRbac {
                               .withResources(resource)
                               .withVerbs(ordered(granted))
                               .build())));
+      rules.addAll(named);
       return rules;
     }
 

@@ -42,9 +42,9 @@ public final class RbacModel {
 
   /**
    * The node pods' cluster-wide rules, the snapshot-metadata sidecar's where it runs, and the
-   * snapshotter's group snapshot rules where that API is served.
+   * snapshotter's group snapshot rules where that API is served: the same for every backend.
    */
-  public static ClusterRole clusterRole(StorageBackend backend, Settings settings) {
+  public static ClusterRole clusterRole(Settings settings) {
     List<PolicyRule> rules = new ArrayList<>(clusterRules());
     if (SnapshotMetadataModel.deployed(settings)) {
       rules.addAll(SnapshotMetadataModel.clusterRules());
@@ -54,8 +54,8 @@ public final class RbacModel {
     }
     return new ClusterRoleBuilder()
         .withNewMetadata()
-        .withName(Names.nodeClusterRole(backend))
-        .withLabels(Names.labels(backend))
+        .withName(Names.NODE_CLUSTER_ROLE)
+        .withLabels(Names.sharedLabels())
         .endMetadata()
         .withRules(rules)
         .build();
@@ -92,10 +92,10 @@ public final class RbacModel {
   public static ClusterRoleBinding clusterRoleBinding(StorageBackend backend, Settings settings) {
     return new ClusterRoleBindingBuilder()
         .withNewMetadata()
-        .withName(Names.nodeClusterRole(backend))
+        .withName(Names.nodeClusterRoleBinding(backend))
         .withLabels(Names.labels(backend))
         .endMetadata()
-        .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", Names.nodeClusterRole(backend))
+        .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", Names.NODE_CLUSTER_ROLE)
         .withSubjects(nodeSubject(backend, settings))
         .build();
   }
@@ -144,7 +144,7 @@ public final class RbacModel {
         .build();
   }
 
-  private static Subject nodeSubject(StorageBackend backend, Settings settings) {
+  static Subject nodeSubject(StorageBackend backend, Settings settings) {
     return new SubjectBuilder()
         .withKind("ServiceAccount")
         .withName(Names.nodeServiceAccount(backend))

@@ -61,7 +61,7 @@ class GroupSnapshotModelTest {
   @DisplayName("The node ClusterRole has the group snapshot rules iff the API is served")
   void clusterRoleRules(boolean snapshotApi, boolean groupSnapshotApi, boolean granted) {
     List<PolicyRule> rules =
-        RbacModel.clusterRole(BACKEND, settings(snapshotApi, groupSnapshotApi)).getRules();
+        RbacModel.clusterRole(settings(snapshotApi, groupSnapshotApi)).getRules();
     List<PolicyRule> group =
         rules.stream().filter(r -> r.getApiGroups().contains(GroupSnapshotModel.GROUP)).toList();
     if (granted) {

@@ -126,7 +126,7 @@ class ModelTest {
   @Test
   @DisplayName("RBAC: exactly the verbs the sidecars and the driver use, no wildcards")
   void rbac() {
-    List<PolicyRule> rules = RbacModel.clusterRole(MINIMAL, SETTINGS).getRules();
+    List<PolicyRule> rules = RbacModel.clusterRole(SETTINGS).getRules();
     assertThat(rules)
         .allSatisfy(
             rule -> {
@@ -150,7 +150,8 @@ class ModelTest {
         .anySatisfy(rule -> assertThat(rule.getResources()).containsExactly("csistoragecapacities"))
         .anySatisfy(rule -> assertThat(rule.getResources()).containsExactly("leases"));
     var binding = RbacModel.clusterRoleBinding(MINIMAL, SETTINGS);
-    assertThat(binding.getRoleRef().getName()).isEqualTo("thinvol-local-node");
+    assertThat(binding.getMetadata().getName()).isEqualTo("thinvol-local-node");
+    assertThat(binding.getRoleRef().getName()).isEqualTo(Names.NODE_CLUSTER_ROLE);
     assertThat(binding.getSubjects().get(0).getNamespace()).isEqualTo("thinvol-system");
     assertThat(binding.getSubjects().get(0).getName())
         .isEqualTo(RbacModel.serviceAccount(MINIMAL, SETTINGS).getMetadata().getName());

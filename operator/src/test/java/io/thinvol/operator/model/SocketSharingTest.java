@@ -7,19 +7,18 @@ import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.SecurityContext;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.fabric8.openshift.api.model.SecurityContextConstraints;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * SELinux: every container that shares the driver's socket directory runs privileged or as the
- * unconfined type, and the SCC admits it. The set of containers is read from the pod: those
- * mounting the volume in which the driver serves its CSI endpoint.
+ * unconfined type ({@link PrivilegedSccAdmissionTest}: the SCC they run under admits it). The set
+ * of containers is read from the pod: those mounting the volume in which the driver serves its CSI
+ * endpoint.
  */
 class SocketSharingTest {
 
@@ -74,21 +73,6 @@ class SocketSharingTest {
           .as("%s: privileged=%s, SELinux type=%s", container.getName(), privileged, type)
           .isTrue();
     }
-  }
-
-  @Test
-  @DisplayName("The SCC admits privileged containers and the unconfined SELinux type")
-  void theSccAdmitsWhatThePodAsks() {
-    SecurityContextConstraints scc = SecurityContextConstraintsModel.desired(BACKEND, OPEN_SHIFT);
-    assertThat(scc.getAllowPrivilegedContainer()).isTrue();
-    String strategy = scc.getSeLinuxContext().getType();
-    boolean admitsUnconfined =
-        strategy.equals("RunAsAny")
-            || (strategy.equals("MustRunAs")
-                && scc.getSeLinuxContext().getSeLinuxOptions() != null
-                && SocketSharing.UNCONFINED_TYPE.equals(
-                    scc.getSeLinuxContext().getSeLinuxOptions().getType()));
-    assertThat(admitsUnconfined).as("seLinuxContext %s", scc.getSeLinuxContext()).isTrue();
   }
 
   /** The volume mounted where the driver's {@code --csi-endpoint} socket lives. */

@@ -59,7 +59,7 @@ class VolumeAttributesClassModelTest {
   @Test
   @DisplayName("RBAC: the resizer reads VolumeAttributesClasses and records the PV's new class")
   void resizerRbac() {
-    List<PolicyRule> rules = RbacModel.clusterRole(BACKEND, SETTINGS).getRules();
+    List<PolicyRule> rules = RbacModel.clusterRole(SETTINGS).getRules();
     assertThat(verbs(rules, "storage.k8s.io", "volumeattributesclasses"))
         .containsExactlyInAnyOrder("get", "list", "watch");
     assertThat(verbs(rules, "", "persistentvolumes")).contains("patch");

@@ -1,0 +1,99 @@
+package io.thinvol.packaging;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.thinvol.testing.RepoFiles;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The bundle's ClusterServiceVersion (what OLM grants) changes no SecurityContextConstraints,
+ * ClusterRole, ClusterRoleBinding or Secret by just any name, except where the names cannot be
+ * known at install time — each such exception listed with its reason.
+ */
+class LeastPrivilegeTest {
+
+  private static final Set<String> SENSITIVE =
+      Set.of(
+          "security.openshift.io/securitycontextconstraints",
+          "rbac.authorization.k8s.io/clusterroles",
+          "rbac.authorization.k8s.io/clusterrolebindings",
+          "/secrets");
+
+  private static final Set<String> WRITES = Set.of("update", "patch", "delete", "deletecollection");
+
+  /** Unnamed writes that stay, and why (docs/install.md, "The operator's rights"). */
+  static final Map<String, String> NOT_NARROWED =
+      Map.of(
+          "rbac.authorization.k8s.io/clusterrolebindings",
+          "one binding per backend, named after the backend: users choose those names after"
+              + " install and RBAC matches no prefix; the escalation check still limits them to"
+              + " roles the operator holds or may bind",
+          "/secrets",
+          "each backend's TLS Secrets are named after it (same reason); in the operator's own"
+              + " namespace only");
+
+  @Test
+  void noUnnamedWriteOnSensitiveKindsButTheListedOnes() {
+    Set<String> unnamed = new TreeSet<>();
+    for (PolicyRule rule : rules()) {
+      boolean named = rule.getResourceNames() != null && !rule.getResourceNames().isEmpty();
+      boolean writes = rule.getVerbs().stream().anyMatch(WRITES::contains);
+      for (String group : rule.getApiGroups()) {
+        for (String resource : rule.getResources()) {
+          String kind = group + "/" + resource;
+          if (SENSITIVE.contains(kind) && writes && !named) {
+            unnamed.add(kind);
+          }
+        }
+      }
+    }
+    assertThat(unnamed).isEqualTo(new TreeSet<>(NOT_NARROWED.keySet()));
+  }
+
+  @Test
+  void noRightOnAnySecurityContextConstraints() {
+    assertThat(rules()).noneMatch(rule -> rule.getApiGroups().contains("security.openshift.io"));
+  }
+
+  @Test
+  void clusterRolesOnlyByNameBesidesCreate() {
+    assertThat(rules())
+        .filteredOn(rule -> rule.getResources().contains("clusterroles"))
+        .allSatisfy(
+            rule -> {
+              if (rule.getResourceNames() == null || rule.getResourceNames().isEmpty()) {
+                assertThat(rule.getVerbs())
+                    .as("create cannot name its object")
+                    .containsOnly("create");
+              } else {
+                assertThat(rule.getResourceNames())
+                    .isSubsetOf("thinvol-node", "system:openshift:scc:privileged");
+              }
+            });
+  }
+
+  /** Every rule of the CSV, cluster-wide and in the operator's namespace. */
+  private static List<PolicyRule> rules() {
+    JsonNode install =
+        Serialization.unmarshal(RepoFiles.clusterServiceVersion(), JsonNode.class)
+            .at("/spec/install/spec");
+    List<PolicyRule> rules = new ArrayList<>();
+    for (String field : List.of("clusterPermissions", "permissions")) {
+      for (JsonNode permission : install.path(field)) {
+        rules.addAll(
+            List.of(
+                Serialization.jsonMapper()
+                    .convertValue(permission.path("rules"), PolicyRule[].class)));
+      }
+    }
+    return rules;
+  }
+}
