@@ -145,7 +145,8 @@ final class DriverOnHost implements AutoCloseable {
             process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
           }
         });
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    // a JVM starting on a machine shared with builds can take more than 30 s
+    long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
     while (!Files.exists(root.resolve("csi.sock"))) {
       if (!process.isAlive() || System.nanoTime() > deadline) {
         throw new IllegalStateException(

@@ -25,6 +25,7 @@ final class InFlightCalls {
   private final SimpleInboundEventSource<ReclaimSpaceJob> wakeUps =
       new SimpleInboundEventSource<>("reclaim-calls");
   private final Map<String, CompletableFuture<AttemptResult>> calls = new ConcurrentHashMap<>();
+  private final Map<String, JobStep.Unsaved> unsaved = new ConcurrentHashMap<>();
 
   InFlightCalls(ReclaimCaller caller, ReclaimLimits limits) {
     this.attempts = new Attempts(caller);
@@ -51,6 +52,16 @@ final class InFlightCalls {
     return Optional.of(call.join());
   }
 
+  /** Holds what the step that started a job's call has not saved, until the next step. */
+  void holdUnsaved(String uid, JobStep.Unsaved step) {
+    unsaved.put(uid, step);
+  }
+
+  /** What a job's last step left unsaved, taken out; empty when there is none. */
+  Optional<JobStep.Unsaved> takeUnsaved(String uid) {
+    return Optional.ofNullable(unsaved.remove(uid));
+  }
+
   /** Starts an admitted job's attempt. */
   void start(
       ResourceID id,
@@ -71,6 +82,7 @@ final class InFlightCalls {
                   jobs.get(id).filter(j -> uid.equals(j.getMetadata().getUid())).isEmpty();
               if (deleted) {
                 calls.remove(uid); // no reconcile will come for it
+                unsaved.remove(uid);
               } else {
                 wakeUps.propagateEvent(id);
               }

@@ -48,13 +48,25 @@ final class JobStep {
   private final Instant now;
   private final ReclaimSpaceJobStatus status;
   private final List<Runnable> announcements = new ArrayList<>();
+  private boolean startedCall;
 
-  JobStep(Services services, ReclaimSpaceJob job, Instant now) {
+  /**
+   * A step's status and Events not saved yet: those of a step that started a call, held until the
+   * call ends or {@code ReclaimSpaceJobReconciler#SAVE_PROGRESS_AFTER} passes.
+   */
+  record Unsaved(ReclaimSpaceJobStatus status, List<Runnable> announcements) {}
+
+  /**
+   * @param unsaved what an earlier step of this job left unsaved: this step goes on from it
+   */
+  JobStep(Services services, ReclaimSpaceJob job, Optional<Unsaved> unsaved, Instant now) {
     this.services = services;
     this.job = job;
     this.spec = Optional.ofNullable(job.getSpec()).orElseGet(ReclaimSpaceJobSpec::new);
     this.now = now;
-    this.status = JobStatusModel.copy(job);
+    this.status = unsaved.map(Unsaved::status).orElseGet(() -> JobStatusModel.copy(job));
+    status.setObservedGeneration(job.getMetadata().getGeneration());
+    unsaved.ifPresent(u -> announcements.addAll(u.announcements()));
   }
 
   ReclaimSpaceJobStatus status() {
@@ -64,6 +76,15 @@ final class JobStep {
   /** Records the Events of this step, once its status is saved. */
   void announce() {
     announcements.forEach(Runnable::run);
+  }
+
+  /** Whether this step started a call to a driver. */
+  boolean startedCall() {
+    return startedCall;
+  }
+
+  Unsaved unsaved() {
+    return new Unsaved(status, List.copyOf(announcements));
   }
 
   /**
@@ -122,6 +143,7 @@ final class JobStep {
     services.metrics().nodeUsed(location.nodeName());
     ReclaimMode mode = Optional.ofNullable(spec.getMode()).orElse(ReclaimMode.Auto);
     services.calls().start(id, uid(), location, mode, context);
+    startedCall = true;
     status.setLastAttemptTime(now.toString());
     status.setNextAttemptTime(null);
     JobStatusModel.running(

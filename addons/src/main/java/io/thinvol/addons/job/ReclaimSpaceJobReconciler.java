@@ -29,9 +29,18 @@ import org.slf4j.MDC;
  * reconcile thread, and retries failures with exponential backoff within {@code backOffLimit} and
  * {@code retryDeadlineSeconds} (counted from the start). Calls in flight live in memory: after a
  * restart the attempt is made again, and the driver answers ABORTED while an old one still runs.
+ *
+ * <p>The status of a step that started a call is saved with the call's result when the call ends
+ * within {@link #SAVE_PROGRESS_AFTER}, else then: a short reclaim is one status write, not two.
  */
 @ControllerConfiguration(name = "reclaimspacejob")
 public class ReclaimSpaceJobReconciler implements Reconciler<ReclaimSpaceJob> {
+
+  /**
+   * How long a started call's progress ("Reclaiming") may stay unsaved: a call that ends sooner is
+   * saved once, with its result; a longer one shows its progress after this.
+   */
+  static final Duration SAVE_PROGRESS_AFTER = Duration.ofSeconds(1);
 
   private final JobStep.Services services;
   private final ResolverCaches caches;
@@ -85,8 +94,13 @@ public class ReclaimSpaceJobReconciler implements Reconciler<ReclaimSpaceJob> {
         finishedJobs.finished(job, false);
         return UpdateControl.noUpdate();
       }
-      JobStep step = new JobStep(services, job, clock.instant());
+      String uid = job.getMetadata().getUid();
+      JobStep step = new JobStep(services, job, services.calls().takeUnsaved(uid), clock.instant());
       Duration wait = step.advance(id, context);
+      if (step.startedCall()) {
+        services.calls().holdUnsaved(uid, step.unsaved());
+        return UpdateControl.<ReclaimSpaceJob>noUpdate().rescheduleAfter(SAVE_PROGRESS_AFTER);
+      }
       if (!Serialization.asJson(step.status()).equals(Serialization.asJson(job.getStatus()))) {
         ReclaimSpaceJob written =
             PrimaryUpdateAndCacheUtils.updateStatusAndCacheResource(
