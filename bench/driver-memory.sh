@@ -83,8 +83,11 @@ round() {
   local idle tls filled
   idle=$(measure)
   nmt "$name idle"
-  java -cp "$cp" io.thinvol.driver.bench.MemoryProbe tls-call "$tls_port" "$work/tls/tls.crt" \
-    addons.thinvol.io > /dev/null
+  if ! java -cp "$cp" io.thinvol.driver.bench.MemoryProbe tls-call "$tls_port" \
+    "$work/tls/tls.crt" addons.thinvol.io > /dev/null; then
+    tail -n 20 "$dir/driver.log" >&2
+    return 1
+  fi
   sleep 3
   tls=$(measure)
   nmt "$name after a TLS call"
@@ -92,13 +95,17 @@ round() {
   sleep 3
   filled=$(measure)
   nmt "$name with 1,000 volumes"
-  printf '%-6s %s | %s | %s\n' "$name" "$idle" "$tls" "$filled"
+  local noop
+  noop=$(java -cp "$cp" io.thinvol.driver.bench.DriverBenchmark "$dir/csi.sock" "$dir" noop |
+    awk '{print $2}')
+  printf '%-8s %s | %s | %s | %s ms\n' "$name" "$idle" "$tls" "$filled" "$noop"
   kill "$driver_pid"
   wait "$driver_pid" 2>/dev/null || true
   driver_pid=""
 }
 
-echo "driver memory, MiB: RSS anon file threads (idle | after a TLS call | 1,000 volumes); $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg)"
+echo "driver memory, MiB: RSS anon file threads (idle | after a TLS call | 1,000 volumes)" \
+  "| no-op call p50; $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg)"
 for _ in $(seq 1 "$rounds"); do
   round "$this" this
   [ -n "$other" ] && round "$other" other

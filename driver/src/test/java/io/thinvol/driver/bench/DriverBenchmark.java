@@ -21,8 +21,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * a test: bench/driver-bench.sh starts the driver, runs this, and compares with raw tools.
  *
  * <p>Usage: {@code DriverBenchmark SOCKET WORKDIR MODE} where MODE is {@code ops} (create/delete
- * throughput and latency, stage/publish latency), {@code fill} (create 1,000 volumes) or {@code
- * drain} (delete them).
+ * throughput and latency, stage/publish latency), {@code fill} (create 1,000 volumes), {@code
+ * drain} (delete them) or {@code noop} (the no-op call's latency only).
  */
 public final class DriverBenchmark {
 
@@ -43,6 +43,7 @@ public final class DriverBenchmark {
           stageAndPublish(csi, work);
         }
         case "fill" -> fill(csi, 1_000);
+        case "noop" -> noop(csi);
         case "reclaim" -> {
           try (AddonsClient addons = new AddonsClient(Path.of(args[3]))) {
             Path dataDir = Path.of(args[4]);
