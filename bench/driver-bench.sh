@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Driver benchmark: the driver (started with the container image's JVM flags) against the raw
+# Driver benchmark: the driver (started by the container image's entry point) against the raw
 # tools on this machine. Prints the figures and their ratios. Needs root; takes a few minutes.
 # Usage: bench/driver-bench.sh   (RECLAIM_CASES=n1 runs only the 96 MiB single-volume reclaim)
 set -euo pipefail
@@ -21,12 +21,15 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# The driver, as the DaemonSet runs it. The Java client alternates its rounds with
-# bench/raw-stage.sh (the same steps with the raw tools) and reports both.
-java -XX:+UseSerialGC -Xss512k -Xms8m -Xmx64m -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30 -XX:MaxMetaspaceSize=64m -XX:ReservedCodeCacheSize=32m \
-  -XX:TieredStopAtLevel=1 -Djdk.lang.Process.launchMechanism=VFORK -jar "$jar" driver --csi-endpoint "unix://$work/csi.sock" \
+# The driver, as the DaemonSet runs it: through the image's entry point (its JVM flags and
+# environment). The Java client alternates its rounds with bench/raw-stage.sh (the same steps with
+# the raw tools) and reports both.
+mkdir -p "$work/home"
+cp packaging/image/thinvol-driver "$work/home/thinvol"
+cp "$jar" "$work/home/thinvol-driver.jar"
+THINVOL_HOME="$work/home" sh "$work/home/thinvol" driver --csi-endpoint "unix://$work/csi.sock" \
   --node-id bench --data-dir "$work/data" --log-level WARN \
-  --addons-endpoint "unix://$work/addons.sock" --addons-port 0 > "$work/driver.log" 2>&1 &
+  --addons-endpoint "unix://$work/addons.sock" --addons-port 0 --http-port 0 > "$work/driver.log" 2>&1 &
 driver_pid=$!
 for _ in $(seq 1 200); do [ -S "$work/csi.sock" ] && break; sleep 0.05; done
 sleep 2

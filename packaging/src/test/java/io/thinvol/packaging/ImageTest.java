@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -86,15 +87,55 @@ class ImageTest {
         .toList();
   }
 
+  /**
+   * The driver runs on every node, so its memory counts N times (docs/benchmarks.md, "Driver
+   * memory"): the JVM takes the entry point's flags for it (an unknown flag would stop it), and the
+   * process gets few malloc arenas.
+   */
+  @Test
+  void theDriverStartsWithItsMemoryFlagsAndFewMallocArenas(@TempDir Path home) throws Exception {
+    Files.copy(jar("driver"), home.resolve("thinvol-driver.jar"));
+    Run flags = run("thinvol-driver", home, Map.of("JAVA_OPTS", "-XX:+PrintCommandLineFlags"), "--version");
+    assertThat(flags.exit()).as(flags.output()).isZero();
+    assertThat(flags.output())
+        .contains(
+            "-XX:+UseSerialGC",
+            "-XX:InitialHeapSize=8388608",
+            "-XX:MaxHeapSize=67108864",
+            "-XX:TrimNativeHeapInterval=5000",
+            "-XX:TieredStopAtLevel=1");
+
+    // What the process is given, seen by a stand-in for java placed first on the PATH.
+    Path bin = Files.createDirectories(home.resolve("bin"));
+    Path java = bin.resolve("java");
+    Files.writeString(java, "#!/bin/sh\necho \"MALLOC_ARENA_MAX=$MALLOC_ARENA_MAX $*\"\n");
+    assertThat(java.toFile().setExecutable(true)).isTrue();
+    String path = bin + ":" + System.getenv("PATH");
+    Run driver = run("thinvol-driver", home, Map.of("PATH", path), "driver", "--version");
+    assertThat(driver.output()).startsWith("MALLOC_ARENA_MAX=2 ").contains("thinvol-driver.jar");
+    Run chosen = run("thinvol-driver", home, Map.of("PATH", path, "MALLOC_ARENA_MAX", "4"), "driver", "--version");
+    assertThat(chosen.output())
+        .as("a value set on the container wins")
+        .startsWith("MALLOC_ARENA_MAX=4 ");
+  }
+
   private record Run(int exit, String output) {}
 
   private static Run run(String entryPoint, Path home, String... args) throws Exception {
+    return run(entryPoint, home, Map.of(), args);
+  }
+
+  private static Run run(
+      String entryPoint, Path home, Map<String, String> environment, String... args)
+      throws Exception {
     List<String> command = new ArrayList<>();
     command.add(ROOT.resolve("packaging/image").resolve(entryPoint).toString());
     command.addAll(List.of(args));
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
     builder.environment().put("THINVOL_HOME", home.toString());
     builder.environment().remove("POD_NAMESPACE");
+    builder.environment().remove("MALLOC_ARENA_MAX");
+    builder.environment().putAll(environment);
     Process process = builder.start();
     String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();

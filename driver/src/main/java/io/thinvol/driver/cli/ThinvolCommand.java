@@ -17,6 +17,7 @@ public final class ThinvolCommand {
     // vfork+exec halves the cost of starting host commands compared with the default
     // posix_spawn through jspawnhelper; the driver starts several per NodeStage.
     System.setProperty("jdk.lang.Process.launchMechanism", "VFORK");
+    NettyBuffers.unpooled();
     SLF4JBridgeHandler.removeHandlersForRootLogger();
     SLF4JBridgeHandler.install(); // grpc-java logs through java.util.logging
     System.exit(

@@ -2,6 +2,7 @@ package io.thinvol.driver.server;
 
 import io.grpc.BindableService;
 import io.grpc.ServerInterceptor;
+import io.netty.channel.EventLoopGroup;
 import io.thinvol.driver.auth.BearerTokenInterceptor;
 import io.thinvol.driver.auth.TokenAuthenticator;
 import io.thinvol.driver.auth.TokenVerifier;
@@ -41,6 +42,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,6 +59,7 @@ public final class Driver implements AutoCloseable {
   static final Duration MOUNT_POLL = Duration.ofSeconds(2);
 
   private final List<GrpcServer> servers;
+  private final EventLoopGroup eventLoops;
   private final Metrics metrics;
   private final DriverConfig config;
   private final DataDirLock lock;
@@ -64,11 +67,13 @@ public final class Driver implements AutoCloseable {
 
   private Driver(
       List<GrpcServer> servers,
+      EventLoopGroup eventLoops,
       Metrics metrics,
       DriverConfig config,
       DataDirLock lock,
       DataDirHealth dataDir) {
     this.servers = servers;
+    this.eventLoops = eventLoops;
     this.metrics = metrics;
     this.config = config;
     this.lock = lock;
@@ -122,6 +127,8 @@ public final class Driver implements AutoCloseable {
     metrics.gauge("thinvol_data_dir_full", () -> dataDir.state().full() ? 1 : 0);
     List<ServerInterceptor> measured = List.of(new MetricsInterceptor(metrics));
 
+    // One event loop thread moves the bytes of every endpoint; each has its own call threads.
+    EventLoopGroup eventLoops = UnixSockets.eventLoops(1);
     List<GrpcServer> servers = new ArrayList<>();
     try {
       servers.add(
@@ -134,13 +141,15 @@ public final class Driver implements AutoCloseable {
                   new NodeService(config, node, health),
                   new SnapshotMetadataService(
                       new SnapshotMetadata(catalog, layout, config.nodeId()))),
-              List.of(new DataDirGate(usability), new MetricsInterceptor(metrics))));
+              List.of(new DataDirGate(usability), new MetricsInterceptor(metrics)),
+              eventLoops));
       List<BindableService> addonsServices = new ArrayList<>();
       addonsServices.add(new AddonsIdentityService(config));
       addonsServices.addAll(new ReclaimSpaceService(reclaimer, metrics).services());
       if (addons.endpoint() != null) {
         servers.add(
-            GrpcServer.onSocket(UnixSockets.path(addons.endpoint()), addonsServices, measured));
+            GrpcServer.onSocket(
+                UnixSockets.path(addons.endpoint()), addonsServices, measured, eventLoops));
       }
       if (addons.port() > 0) {
         servers.add(
@@ -153,14 +162,16 @@ public final class Driver implements AutoCloseable {
                     new BearerTokenInterceptor(
                         new TokenAuthenticator(verifier, addons.tokenAudience(), Clock.systemUTC()),
                         addons.allowedServiceAccounts()),
-                    new MetricsInterceptor(metrics))));
+                    new MetricsInterceptor(metrics)),
+                eventLoops));
       }
     } catch (IOException | RuntimeException e) {
       servers.forEach(GrpcServer::close);
+      eventLoops.shutdownGracefully(0, 1, TimeUnit.SECONDS);
       lock.close();
       throw e;
     }
-    return new Driver(servers, metrics, config, lock, dataDir);
+    return new Driver(servers, eventLoops, metrics, config, lock, dataDir);
   }
 
   /** Convenience for a driver without CSI-Addons endpoints. */
@@ -195,6 +206,7 @@ public final class Driver implements AutoCloseable {
   @Override
   public void close() {
     servers.forEach(GrpcServer::close);
+    eventLoops.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
     try {
       lock.close();
     } catch (IOException e) {

@@ -14,17 +14,16 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One gRPC server, on a unix socket or a TLS port: a bounded executor (host commands block, so
- * calls must not run on Netty's event loop), and a graceful stop that lets calls in flight finish
- * first.
+ * One gRPC server, on a unix socket or a TLS port: its own bounded {@link HandlerPool} (a flood on
+ * one endpoint never takes the threads of another), Netty's event loop given by the caller (one
+ * thread can serve every endpoint of a process: it only moves bytes) or its own, and a graceful
+ * stop that lets calls in flight finish first.
  */
 public final class GrpcServer implements AutoCloseable {
 
@@ -35,7 +34,7 @@ public final class GrpcServer implements AutoCloseable {
 
   private final String where;
   private final Path socket;
-  private final EventLoopGroup eventLoops;
+  private final EventLoopGroup ownEventLoops;
   private final ThreadPoolExecutor executor;
   private final Server server;
   private final AutoCloseable resources;
@@ -43,13 +42,13 @@ public final class GrpcServer implements AutoCloseable {
   private GrpcServer(
       String where,
       Path socket,
-      EventLoopGroup eventLoops,
+      EventLoopGroup ownEventLoops,
       ThreadPoolExecutor executor,
       Server server,
       AutoCloseable resources) {
     this.where = where;
     this.socket = socket;
-    this.eventLoops = eventLoops;
+    this.ownEventLoops = ownEventLoops;
     this.executor = executor;
     this.server = server;
     this.resources = resources;
@@ -60,25 +59,32 @@ public final class GrpcServer implements AutoCloseable {
    * interceptors, the last one first.
    */
   public static GrpcServer onSocket(
-      Path socket, List<BindableService> services, List<ServerInterceptor> interceptors)
+      Path socket,
+      List<BindableService> services,
+      List<ServerInterceptor> interceptors,
+      EventLoopGroup eventLoops)
       throws IOException {
-    return onSocket(socket, services, interceptors, null);
+    return onSocket(socket, services, interceptors, null, eventLoops);
   }
 
-  /** As above; methods of no service go to {@code fallback} (null: UNIMPLEMENTED). */
+  /**
+   * As above; methods of no service go to {@code fallback} (null: UNIMPLEMENTED). A null {@code
+   * eventLoops}: the server's own, closed with it.
+   */
   static GrpcServer onSocket(
       Path socket,
       List<BindableService> services,
       List<ServerInterceptor> interceptors,
-      HandlerRegistry fallback)
+      HandlerRegistry fallback,
+      EventLoopGroup eventLoops)
       throws IOException {
-    EventLoopGroup eventLoops = UnixSockets.eventLoops(1);
-    NettyServerBuilder builder = UnixSockets.serverBuilder(socket, eventLoops);
+    EventLoopGroup own = eventLoops == null ? UnixSockets.eventLoops(1) : null;
+    NettyServerBuilder builder = UnixSockets.serverBuilder(socket, own != null ? own : eventLoops);
     services.forEach(s -> builder.addService(ServerInterceptors.intercept(s, interceptors)));
     if (fallback != null) {
       builder.fallbackHandlerRegistry(fallback);
     }
-    return start(builder, eventLoops, "unix://" + socket, socket, () -> {});
+    return start(builder, own, "unix://" + socket, socket, () -> {});
   }
 
   /**
@@ -91,48 +97,55 @@ public final class GrpcServer implements AutoCloseable {
       Path certificate,
       Path key,
       List<BindableService> services,
-      List<ServerInterceptor> interceptors)
+      List<ServerInterceptor> interceptors,
+      EventLoopGroup eventLoops)
       throws IOException {
-    return onTlsPort(port, ReloadingIdentity.watch(certificate, key), services, interceptors);
+    return onTlsPort(
+        port, ReloadingIdentity.watch(certificate, key), services, interceptors, eventLoops);
   }
 
   static GrpcServer onTlsPort(
       int port,
       ReloadingIdentity identity,
       List<BindableService> services,
-      List<ServerInterceptor> interceptors)
+      List<ServerInterceptor> interceptors,
+      EventLoopGroup eventLoops)
       throws IOException {
-    EventLoopGroup eventLoops = UnixSockets.eventLoops(1);
+    EventLoopGroup own = eventLoops == null ? UnixSockets.eventLoops(1) : null;
+    EventLoopGroup loops = own != null ? own : eventLoops;
     NettyServerBuilder builder =
         NettyServerBuilder.forPort(port)
             .channelType(EpollServerSocketChannel.class)
-            .bossEventLoopGroup(eventLoops)
-            .workerEventLoopGroup(eventLoops)
+            .bossEventLoopGroup(loops)
+            .workerEventLoopGroup(loops)
             .sslContext(
                 GrpcSslContexts.configure(SslContextBuilder.forServer(identity.keyManager()))
                     .build());
     services.forEach(s -> builder.addService(ServerInterceptors.intercept(s, interceptors)));
-    return start(builder, eventLoops, "tls://:" + port, null, identity);
+    return start(builder, own, "tls://:" + port, null, identity);
   }
 
   private static GrpcServer start(
       NettyServerBuilder builder,
-      EventLoopGroup eventLoops,
+      EventLoopGroup ownEventLoops,
       String where,
       Path socket,
       AutoCloseable resources)
       throws IOException {
-    ThreadPoolExecutor executor = handlerPool();
+    ThreadPoolExecutor executor = HandlerPool.create("grpc-handler", HANDLER_THREADS, QUEUED_CALLS);
     Server server;
     try {
       server = builder.executor(executor).build().start();
     } catch (IOException | RuntimeException e) {
       executor.shutdown();
       closeQuietly(resources);
+      if (ownEventLoops != null) {
+        ownEventLoops.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+      }
       throw e;
     }
     log.info("serving on {}", where);
-    return new GrpcServer(where, socket, eventLoops, executor, server, resources);
+    return new GrpcServer(where, socket, ownEventLoops, executor, server, resources);
   }
 
   private static void closeQuietly(AutoCloseable resources) {
@@ -141,24 +154,6 @@ public final class GrpcServer implements AutoCloseable {
     } catch (Exception e) {
       log.warn("while stopping: {}", e.toString());
     }
-  }
-
-  private static ThreadPoolExecutor handlerPool() {
-    AtomicInteger count = new AtomicInteger();
-    ThreadPoolExecutor executor =
-        new ThreadPoolExecutor(
-            HANDLER_THREADS,
-            HANDLER_THREADS,
-            60,
-            TimeUnit.SECONDS,
-            new ArrayBlockingQueue<>(QUEUED_CALLS),
-            runnable -> {
-              Thread thread = new Thread(runnable, "grpc-handler-" + count.incrementAndGet());
-              thread.setDaemon(true);
-              return thread;
-            });
-    executor.allowCoreThreadTimeOut(true); // an idle driver keeps no handler threads
-    return executor;
   }
 
   public boolean isServing() {
@@ -183,7 +178,9 @@ public final class GrpcServer implements AutoCloseable {
     }
     executor.shutdown();
     closeQuietly(resources);
-    eventLoops.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    if (ownEventLoops != null) {
+      ownEventLoops.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    }
     if (socket != null) {
       try {
         Files.deleteIfExists(socket);

@@ -40,7 +40,8 @@ final class MountWait {
             UnixSockets.path(config.csiEndpoint()),
             List.of(new IdentityService(config)),
             List.of(),
-            new Unavailable(usability))) {
+            new Unavailable(usability),
+            null)) {
       long nextLog = 0;
       while (usability.awaitsMount()) {
         if (System.nanoTime() - nextLog >= 0) {

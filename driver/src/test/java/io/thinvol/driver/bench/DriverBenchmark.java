@@ -23,7 +23,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Usage: {@code DriverBenchmark SOCKET WORKDIR MODE} where MODE is {@code ops} (create/delete
  * throughput and latency, stage/publish latency), {@code reclaim ADDONS_SOCKET DATA_DIR [CASES]}
  * (NodeReclaimSpace against fstrim; CASES a comma list of n1, n8, n1_1g, all by default), {@code
- * fill} (create 1,000 volumes) or {@code drain} (delete them).
+ * fill} (create 1,000 volumes), {@code drain} (delete them) or {@code noop} (the no-op call's
+ * latency only).
  */
 public final class DriverBenchmark {
 
@@ -44,6 +45,7 @@ public final class DriverBenchmark {
           stageAndPublish(csi, work);
         }
         case "fill" -> fill(csi, 1_000);
+        case "noop" -> noop(csi);
         case "reclaim" -> {
           try (AddonsClient addons = new AddonsClient(Path.of(args[3]))) {
             Path dataDir = Path.of(args[4]);

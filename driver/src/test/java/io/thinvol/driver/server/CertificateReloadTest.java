@@ -55,7 +55,8 @@ class CertificateReloadTest {
             ReloadingIdentity.watch(
                 volume.resolve("tls.crt"), volume.resolve("tls.key"), Duration.ofMillis(100)),
             List.of(),
-            List.of());
+            List.of(),
+            null);
     assertThat(servedCertificate(port)).isEqualTo(first);
 
     X509Certificate second = project("second");
