@@ -95,7 +95,8 @@ class ImageTest {
   @Test
   void theDriverStartsWithItsMemoryFlagsAndFewMallocArenas(@TempDir Path home) throws Exception {
     Files.copy(jar("driver"), home.resolve("thinvol-driver.jar"));
-    Run flags = run("thinvol-driver", home, Map.of("JAVA_OPTS", "-XX:+PrintCommandLineFlags"), "--version");
+    Run flags =
+        run("thinvol-driver", home, Map.of("JAVA_OPTS", "-XX:+PrintCommandLineFlags"), "--version");
     assertThat(flags.exit()).as(flags.output()).isZero();
     assertThat(flags.output())
         .contains(
@@ -113,7 +114,13 @@ class ImageTest {
     String path = bin + ":" + System.getenv("PATH");
     Run driver = run("thinvol-driver", home, Map.of("PATH", path), "driver", "--version");
     assertThat(driver.output()).startsWith("MALLOC_ARENA_MAX=2 ").contains("thinvol-driver.jar");
-    Run chosen = run("thinvol-driver", home, Map.of("PATH", path, "MALLOC_ARENA_MAX", "4"), "driver", "--version");
+    Run chosen =
+        run(
+            "thinvol-driver",
+            home,
+            Map.of("PATH", path, "MALLOC_ARENA_MAX", "4"),
+            "driver",
+            "--version");
     assertThat(chosen.output())
         .as("a value set on the container wins")
         .startsWith("MALLOC_ARENA_MAX=4 ");
