@@ -11,7 +11,10 @@ import io.thinvol.addons.call.ReclaimCaller;
 import io.thinvol.api.BackendNames;
 import io.thinvol.api.v1alpha1.ReclaimSpaceCronJob;
 import io.thinvol.api.v1alpha1.ReclaimSpaceJob;
+import io.thinvol.testing.ApiRequest;
 import io.thinvol.testing.DescribedEvents;
+import io.thinvol.testing.StrictApiServer;
+import io.thinvol.testing.TestCluster;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -124,9 +127,10 @@ class ScheduleTest extends AddonsClusterTest {
   }
 
   @Test
-  void aRunReclaimsAndLeavesOnlyAnEventOnThePvc() {
+  void aRunReadsNothingLiveAndLeavesOnlyAnEventOnThePvc() {
     claim(APPS, "hot", BACKEND, Map.of("reclaimspace.thinvol.io/schedule", "@hourly"));
     awaitNextRun(APPS, "hot", "PersistentVolumeClaim", "2026-11-18T11:00:00Z");
+    int before = operatorRequests().size();
 
     clock.set(Instant.parse("2026-11-18T11:00:05Z"));
     merge(
@@ -150,6 +154,25 @@ class ScheduleTest extends AddonsClusterTest {
         .startsWith("reclaimed 256Mi on node node-a (ReclaimSpaceJob hot-reclaim-");
     awaitNextRun(APPS, "hot", "PersistentVolumeClaim", "2026-11-18T12:00:00Z");
     assertNoStoredObjects();
+    if (cluster.strict().isEmpty()) {
+      return; // a real API server keeps no record of requests here
+    }
+    List<ApiRequest> run = operatorRequests().subList(before, operatorRequests().size());
+    assertThat(run)
+        .as("a run writes (the job, its status, the claim's last run, Events)")
+        .anyMatch(r -> r.verb().equals("patch") && r.resource().equals("persistentvolumeclaims"));
+    assertThat(run)
+        .as(
+            "and reads its claim, volume, backend and pods from the informers: at 5,000 claims a"
+                + " live read is 5,000 requests a period")
+        .noneMatch(r -> r.verb().equals("get") || r.verb().equals("list"));
+  }
+
+  private List<ApiRequest> operatorRequests() {
+    return cluster.strict().map(StrictApiServer::decisions).orElse(List.of()).stream()
+        .filter(d -> d.user().equals(TestCluster.OPERATOR))
+        .map(StrictApiServer.Decision::request)
+        .toList();
   }
 
   @Test

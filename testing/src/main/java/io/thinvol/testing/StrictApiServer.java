@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.mockwebserver.crud.AttributeSet;
 import io.fabric8.mockwebserver.http.MockResponse;
@@ -18,16 +17,16 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
- * The fabric8 mock API server (CRUD) made strict: before a request reaches the store it is
- * authorised by RBAC for the user it acts as ({@code Impersonate-User}, as with a real server; no
- * such header is the cluster admin); before an object is stored it passes admission as on a real
- * server: Event validation, RBAC's escalation check on roles and bindings (a {@code bind} it
- * authorises is recorded as a decision), owner-reference permission enforcement, and for custom
+ * The fabric8 mock API server (CRUD, its store indexed) made strict: before a request reaches the
+ * store it is authorised by RBAC for the user it acts as ({@code Impersonate-User}, as with a real
+ * server; no such header is the cluster admin); before an object is stored it passes admission as
+ * on a real server: Event validation, RBAC's escalation check on roles and bindings (a {@code bind}
+ * it authorises is recorded as a decision), owner-reference permission enforcement, and for custom
  * resources pruning, defaults, the OpenAPI schema and the CEL rules. Refusals carry the real
  * server's codes, reasons and messages. Lists also filter by field selectors on any field, as
  * {@code kubectl describe} lists Events.
  */
-public final class StrictApiServer extends KubernetesCrudDispatcher {
+public final class StrictApiServer extends IndexedCrudDispatcher {
 
   public static final String ADMIN = "system:admin";
   private static final String IMPERSONATE = "Impersonate-User";

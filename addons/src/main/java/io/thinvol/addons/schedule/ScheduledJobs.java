@@ -102,10 +102,11 @@ public final class ScheduledJobs implements FinishedJobs {
   }
 
   private void recordRun(PersistentVolumeClaim claim, Instant due) {
+    // Patched through the claim at hand: by name alone, fabric8 first GETs the object (a live
+    // read per run, 5,000 a period at 5,000 claims).
     client
         .persistentVolumeClaims()
-        .inNamespace(claim.getMetadata().getNamespace())
-        .withName(claim.getMetadata().getName())
+        .resource(claim)
         .patch(
             PatchContext.of(PatchType.JSON_MERGE),
             "{\"metadata\":{\"annotations\":{\"" + LAST_RUN + "\":\"" + due + "\"}}}");

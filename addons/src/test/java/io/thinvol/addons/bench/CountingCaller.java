@@ -5,7 +5,7 @@ import io.thinvol.addons.call.ReclaimService;
 import io.thinvol.addons.call.Usage;
 import io.thinvol.addons.resolve.DriverEndpoint;
 import java.time.Duration;
-import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
@@ -13,20 +13,22 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The drivers of the benchmark: every call succeeds after {@value #TRIM_MS} ms and is counted with
- * the time it was made, so the spread of runs can be shown.
+ * The drivers of the benchmark: every call succeeds after {@value #TRIM_MS} ms and is recorded with
+ * its volume and the time it was made, so the spread of runs can be shown.
  */
 final class CountingCaller implements ReclaimCaller, AutoCloseable {
 
   private static final long TRIM_MS = 20;
 
   private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor();
-  private final ConcurrentLinkedQueue<Long> callTimes = new ConcurrentLinkedQueue<>();
+  private final ConcurrentLinkedQueue<Call> calls = new ConcurrentLinkedQueue<>();
+
+  private record Call(String volumeId, long at) {}
 
   @Override
   public CompletableFuture<Usage> call(
       DriverEndpoint endpoint, ReclaimService service, String volumeId, Duration timeout) {
-    callTimes.add(System.currentTimeMillis());
+    calls.add(new Call(volumeId, System.currentTimeMillis()));
     CompletableFuture<Usage> result = new CompletableFuture<>();
     timers.schedule(
         () -> result.complete(Usage.of(300L << 20, 44L << 20)), TRIM_MS, TimeUnit.MILLISECONDS);
@@ -34,26 +36,15 @@ final class CountingCaller implements ReclaimCaller, AutoCloseable {
   }
 
   int calls() {
-    return callTimes.size();
+    return calls.size();
   }
 
-  /**
-   * The calls in [from, to): how many, how many in each of {@code buckets} equal slices, and the
-   * most in one second.
-   */
-  String spread(long from, long to, int buckets) {
-    long[] slices = new long[buckets];
-    java.util.Map<Long, Integer> perSecond = new java.util.HashMap<>();
-    int inWindow = 0;
-    for (long at : callTimes) {
-      if (at >= from && at < to) {
-        inWindow++;
-        slices[(int) ((at - from) * buckets / (to - from))]++;
-        perSecond.merge(at / 1000, 1, Integer::sum);
-      }
-    }
-    int peak = perSecond.values().stream().mapToInt(Integer::intValue).max().orElse(0);
-    return "in-window=" + inWindow + " per-tenth=" + Arrays.toString(slices) + " peak/s=" + peak;
+  /** The calls made in [from, to): one line each, the volume and the time (epoch ms). */
+  List<String> callsIn(long from, long to) {
+    return calls.stream()
+        .filter(c -> c.at() >= from && c.at() < to)
+        .map(c -> c.volumeId() + " " + c.at())
+        .toList();
   }
 
   @Override

@@ -19,7 +19,8 @@ import java.time.Clock;
  * The operator's side of {@link AddonsScaleBenchmark}, in a process of its own so that its heap is
  * its alone: the addons as the operator registers them, as the operator's ServiceAccount, with a
  * {@link CountingCaller} in place of the drivers. It says {@code ready} once every claim is on its
- * schedule, then answers {@code report <from> <to>} (epoch ms) on its standard input.
+ * schedule, then answers {@code report <from> <to>} (epoch ms) on its standard input: its heap
+ * after a GC and RSS, one line for each driver call in that window, and the number of all calls.
  */
 public final class ScaleOperator {
 
@@ -64,7 +65,8 @@ public final class ScaleOperator {
           long from = Long.parseLong(words[1]);
           long to = Long.parseLong(words[2]);
           System.out.println("heap " + heapAfterGc() + " " + rss());
-          System.out.println("calls " + caller.calls() + " " + caller.spread(from, to, 10));
+          caller.callsIn(from, to).forEach(call -> System.out.println("call " + call));
+          System.out.println("calls " + caller.calls());
         } else if (words[0].equals("stop")) {
           break;
         }
