@@ -60,6 +60,9 @@ public final class OperatorRbac {
     rules.add("rbac.authorization.k8s.io", "clusterroles", MANAGE);
     rules.add("rbac.authorization.k8s.io", "clusterrolebindings", MANAGE);
     rules.add("snapshot.storage.k8s.io", "volumesnapshotclasses", MANAGE);
+    // Labels its drivers' contents with their node where the snapshot controller did not
+    // (SnapshotContentNode); a merge patch of that label only.
+    rules.add("snapshot.storage.k8s.io", "volumesnapshotcontents", "get", "list", "watch", "patch");
     rules.add(SnapshotMetadataService.GROUP, "snapshotmetadataservices", MANAGE);
     rules.add(GroupSnapshotModel.GROUP, "volumegroupsnapshotclasses", MANAGE);
     if (openShift) {
