@@ -81,6 +81,9 @@ public final class OperatorRunner implements AutoCloseable {
             });
     Clock clock = Clock.systemUTC();
     operator.register(new StorageBackendReconciler(settings, clock, new Events(client, clock)));
+    if (settings.snapshotApi()) {
+      operator.register(new SnapshotContentLabeller(new Events(client, clock)));
+    }
     Addons addons =
         Addons.register(
             operator, client, AddonsSettings.defaults(settings.namespace()), caller, clock);

@@ -194,6 +194,26 @@ final class DriverOnHost implements AutoCloseable {
     return staging;
   }
 
+  /** The driver's CSI endpoint, as the sidecars reach it. */
+  CsiClient csi() {
+    return csi;
+  }
+
+  /** The staged volume's id (the PersistentVolume's {@code volumeHandle}). */
+  String volumeId() {
+    return volumeId;
+  }
+
+  /** A fresh directory under the host's, released with it. */
+  Path directory(String name) throws IOException {
+    return Files.createDirectories(root.resolve(name));
+  }
+
+  /** Undone before the volume and driver are, in reverse order of registration. */
+  void onRelease(AutoCloseable undo) {
+    closing.add(undo);
+  }
+
   /** Stops everything; returns the mounts and loop devices that had to be released. */
   List<String> release() throws Exception {
     Collections.reverse(closing);

@@ -7,7 +7,7 @@ import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -68,16 +68,44 @@ public interface TestCluster extends AutoCloseable {
 
   /** Installs every CRD of {@code crds/}, as {@code kubectl apply -f crds/} does. */
   default void installCrds() {
-    for (Path file : RepoFiles.list("crds", ".yml")) {
-      admin()
-          .resource(
-              Serialization.unmarshal(
-                  RepoFiles.read(RepoFiles.root().relativize(file).toString()),
-                  CustomResourceDefinition.class))
-          .create();
+    install(
+        RepoFiles.list("crds", ".yml").stream()
+            .map(file -> RepoFiles.read(RepoFiles.root().relativize(file).toString()))
+            .map(yaml -> Serialization.unmarshal(yaml, CustomResourceDefinition.class))
+            .toList());
+  }
+
+  /**
+   * Installs the external-snapshotter's v1 snapshot CRDs (VolumeSnapshot, VolumeSnapshotContent,
+   * VolumeSnapshotClass) with the fields thinvol's tests use, unless the cluster has them.
+   */
+  default void installSnapshotCrds() {
+    String yaml;
+    try (java.io.InputStream in = TestCluster.class.getResourceAsStream("snapshot-crds.yaml")) {
+      yaml = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
     }
+    install(
+        java.util.Arrays.stream(yaml.split("(?m)^---$"))
+            .map(document -> Serialization.unmarshal(document, CustomResourceDefinition.class))
+            .filter(
+                crd ->
+                    admin()
+                            .apiextensions()
+                            .v1()
+                            .customResourceDefinitions()
+                            .withName(crd.getMetadata().getName())
+                            .get()
+                        == null)
+            .toList());
+  }
+
+  /** Creates the CRDs; on a real server, waits until they are served. */
+  private void install(List<CustomResourceDefinition> crds) {
+    crds.forEach(crd -> admin().resource(crd).create());
     if (strict().isEmpty()) {
-      for (var crd : admin().apiextensions().v1().customResourceDefinitions().list().getItems()) {
+      for (CustomResourceDefinition crd : crds) {
         admin()
             .apiextensions()
             .v1()

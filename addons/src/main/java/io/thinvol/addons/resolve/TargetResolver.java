@@ -1,19 +1,18 @@
 package io.thinvol.addons.resolve;
 
 import io.fabric8.kubernetes.api.model.ContainerPort;
-import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
 import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.thinvol.api.BackendNames;
+import io.thinvol.api.kube.VolumeNodes;
 import io.thinvol.api.v1alpha1.ReclaimSpaceSpec;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.stream.Stream;
 
 /**
  * Follows a PVC to the driver pod that holds its volume: PVC → bound PV → thinvol driver → the node
@@ -163,16 +162,7 @@ public final class TargetResolver {
   }
 
   static Optional<String> nodeOf(PersistentVolume volume) {
-    return Optional.ofNullable(volume.getSpec().getNodeAffinity())
-        .map(a -> a.getRequired())
-        .map(r -> r.getNodeSelectorTerms())
-        .stream()
-        .flatMap(List::stream)
-        .flatMap(t -> Optional.ofNullable(t.getMatchExpressions()).stream().flatMap(List::stream))
-        .filter(e -> BackendNames.TOPOLOGY_KEY.equals(e.getKey()) && "In".equals(e.getOperator()))
-        .map(NodeSelectorRequirement::getValues)
-        .flatMap(v -> v == null ? Stream.empty() : v.stream())
-        .findFirst();
+    return VolumeNodes.of(volume).stream().findFirst();
   }
 
   /** The backend's {@code reclaimSpace.timeout}: digits and one unit of s, m or h. */

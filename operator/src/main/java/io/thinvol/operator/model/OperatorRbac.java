@@ -66,6 +66,9 @@ public final class OperatorRbac {
         "rbac.authorization.k8s.io", "clusterroles", Names.NODE_CLUSTER_ROLE, "get", "patch");
     rules.add("rbac.authorization.k8s.io", "clusterrolebindings", MANAGE);
     rules.add("snapshot.storage.k8s.io", "volumesnapshotclasses", MANAGE);
+    // Labels its drivers' contents with their node where the snapshot controller did not
+    // (SnapshotContentNode); a merge patch of that label only.
+    rules.add("snapshot.storage.k8s.io", "volumesnapshotcontents", "get", "list", "watch", "patch");
     rules.add(SnapshotMetadataService.GROUP, "snapshotmetadataservices", MANAGE);
     rules.add(GroupSnapshotModel.GROUP, "volumegroupsnapshotclasses", MANAGE);
     if (openShift) {

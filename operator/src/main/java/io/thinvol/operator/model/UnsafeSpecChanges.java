@@ -1,10 +1,8 @@
 package io.thinvol.operator.model;
 
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
-import io.fabric8.kubernetes.api.model.NodeSelectorTerm;
 import io.fabric8.kubernetes.api.model.PersistentVolume;
-import io.thinvol.api.BackendNames;
+import io.thinvol.api.kube.VolumeNodes;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import java.util.Map;
 import java.util.Objects;
@@ -52,7 +50,7 @@ public final class UnsafeSpecChanges {
     }
     Set<String> stranded = new TreeSet<>();
     volumes
-        .flatMap(UnsafeSpecChanges::nodesOf)
+        .flatMap(volume -> VolumeNodes.of(volume).stream())
         .distinct()
         .forEach(
             name ->
@@ -78,22 +76,5 @@ public final class UnsafeSpecChanges {
         Optional.ofNullable(node.getMetadata().getLabels()).orElse(Map.of());
     return selector.entrySet().stream()
         .allMatch(e -> Objects.equals(labels.get(e.getKey()), e.getValue()));
-  }
-
-  /** The nodes a volume's node affinity pins it to (the driver's topology key). */
-  private static Stream<String> nodesOf(PersistentVolume volume) {
-    if (volume.getSpec() == null
-        || volume.getSpec().getNodeAffinity() == null
-        || volume.getSpec().getNodeAffinity().getRequired() == null) {
-      return Stream.empty();
-    }
-    return volume.getSpec().getNodeAffinity().getRequired().getNodeSelectorTerms().stream()
-        .map(NodeSelectorTerm::getMatchExpressions)
-        .filter(Objects::nonNull)
-        .flatMap(java.util.List::stream)
-        .filter(r -> BackendNames.TOPOLOGY_KEY.equals(r.getKey()) && "In".equals(r.getOperator()))
-        .map(NodeSelectorRequirement::getValues)
-        .filter(Objects::nonNull)
-        .flatMap(java.util.List::stream);
   }
 }

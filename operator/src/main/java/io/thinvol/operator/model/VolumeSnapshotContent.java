@@ -1,0 +1,123 @@
+package io.thinvol.operator.model;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.JsonDeserializer;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.Kind;
+import io.fabric8.kubernetes.model.annotation.Plural;
+import io.fabric8.kubernetes.model.annotation.Version;
+
+/**
+ * The snapshot API's VolumeSnapshotContent (cluster-scoped), read only: the operator needs its
+ * driver and source to label it, and writes nothing but a label with a merge patch, so the fields
+ * it does not model are never lost. Unlike the snapshot classes it is not registered with fabric8's
+ * deserializer (META-INF/services): a watch event's object is deserialized by its kind before it is
+ * converted to the watch's type, so every client in the process (a generic one included) would
+ * receive contents cut down to these fields.
+ */
+@Group("snapshot.storage.k8s.io")
+@Version("v1")
+@Kind("VolumeSnapshotContent")
+@Plural("volumesnapshotcontents")
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
+// Plain bean deserialisation: the interface routes to fabric8's polymorphic one, which lands here.
+@JsonDeserialize(using = JsonDeserializer.None.class)
+public class VolumeSnapshotContent implements HasMetadata {
+
+  private String apiVersion = "snapshot.storage.k8s.io/v1";
+  private String kind = "VolumeSnapshotContent";
+  private ObjectMeta metadata;
+  private Spec spec;
+
+  @Override
+  public String getApiVersion() {
+    return apiVersion;
+  }
+
+  @Override
+  public void setApiVersion(String apiVersion) {
+    this.apiVersion = apiVersion;
+  }
+
+  @Override
+  public String getKind() {
+    return kind;
+  }
+
+  public void setKind(String kind) {
+    this.kind = kind;
+  }
+
+  @Override
+  public ObjectMeta getMetadata() {
+    return metadata;
+  }
+
+  @Override
+  public void setMetadata(ObjectMeta metadata) {
+    this.metadata = metadata;
+  }
+
+  public Spec getSpec() {
+    return spec;
+  }
+
+  public void setSpec(Spec spec) {
+    this.spec = spec;
+  }
+
+  /** The driver that makes the copy, and what it is a copy of. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public static class Spec {
+    private String driver;
+    private Source source;
+
+    public String getDriver() {
+      return driver;
+    }
+
+    public void setDriver(String driver) {
+      this.driver = driver;
+    }
+
+    public Source getSource() {
+      return source;
+    }
+
+    public void setSource(Source source) {
+      this.source = source;
+    }
+  }
+
+  /**
+   * One of: the volume a dynamic snapshot copies, or the driver's handle of a pre-provisioned one.
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public static class Source {
+    private String volumeHandle;
+    private String snapshotHandle;
+
+    public String getVolumeHandle() {
+      return volumeHandle;
+    }
+
+    public void setVolumeHandle(String volumeHandle) {
+      this.volumeHandle = volumeHandle;
+    }
+
+    public String getSnapshotHandle() {
+      return snapshotHandle;
+    }
+
+    public void setSnapshotHandle(String snapshotHandle) {
+      this.snapshotHandle = snapshotHandle;
+    }
+  }
+}
