@@ -49,7 +49,7 @@ public final class ModifyForwarding {
         config.nodeId(),
         new VolumeNodes(once, config.driverName()),
         new DriverPods(once, peers.podNamespace(), peers.podSelector(), addonsPort),
-        new PeerClient(certificate, peers.tokenFile(), config.nodeId()));
+        new PeerClient(certificate, peers.tokenFile()));
   }
 
   /** Applies {@code request} on the node holding its volume, which is not this one. */

@@ -32,28 +32,21 @@ import java.util.concurrent.TimeUnit;
  */
 final class PeerClient {
 
-  /** Names the forwarding node in the peer's log. */
-  static final Metadata.Key<String> FORWARDED_BY =
-      Metadata.Key.of("thinvol-forwarded-by", Metadata.ASCII_STRING_MARSHALLER);
-
   private static final Metadata.Key<String> AUTHORIZATION =
       Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
 
   private final Path certificate;
   private final Path tokenFile;
-  private final String nodeId;
 
-  PeerClient(Path certificate, Path tokenFile, String nodeId) {
+  PeerClient(Path certificate, Path tokenFile) {
     this.certificate = certificate;
     this.tokenFile = tokenFile;
-    this.nodeId = nodeId;
   }
 
   ControllerModifyVolumeResponse modify(
       PeerEndpoint peer, ControllerModifyVolumeRequest request, Duration timeout) {
     Metadata headers = new Metadata();
     headers.put(AUTHORIZATION, "Bearer " + token());
-    headers.put(FORWARDED_BY, nodeId);
     ManagedChannel channel = channel(peer);
     try {
       return ControllerGrpc.newBlockingStub(channel)
@@ -68,7 +61,7 @@ final class PeerClient {
   }
 
   /** The peer's code, with a message naming where it came from. */
-  static CsiException answered(PeerEndpoint peer, Status status) {
+  private static CsiException answered(PeerEndpoint peer, Status status) {
     String description = status.getDescription() == null ? "" : status.getDescription();
     if (status.getCode() == Status.Code.UNAVAILABLE && status.getCause() != null) {
       return new CsiException(
