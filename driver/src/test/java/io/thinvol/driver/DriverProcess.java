@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -49,8 +50,30 @@ public final class DriverProcess implements AutoCloseable {
     return start(root, nodeId, MAIN, wrapper, dataDir);
   }
 
+  /**
+   * The driver with {@code arguments} added (an {@code --addons-port} among them replaces the
+   * default, none) and {@code environment} set, as a DaemonSet's container spec gives them.
+   */
+  public static DriverProcess start(
+      Path root, String nodeId, List<String> arguments, Map<String, String> environment)
+      throws IOException, InterruptedException {
+    return start(root, nodeId, MAIN, List.of(), root.resolve("data"), arguments, environment);
+  }
+
   private static DriverProcess start(
       Path root, String nodeId, String mainClass, List<String> wrapper, Path dataDir)
+      throws IOException, InterruptedException {
+    return start(root, nodeId, mainClass, wrapper, dataDir, List.of(), Map.of());
+  }
+
+  private static DriverProcess start(
+      Path root,
+      String nodeId,
+      String mainClass,
+      List<String> wrapper,
+      Path dataDir,
+      List<String> arguments,
+      Map<String, String> environment)
       throws IOException, InterruptedException {
     Path socket = root.resolve("csi.sock");
     Files.deleteIfExists(socket);
@@ -68,10 +91,15 @@ public final class DriverProcess implements AutoCloseable {
             "--driver-name=test.thinvol.io",
             "--node-id=" + nodeId,
             "--data-dir=" + dataDir,
-            "--addons-endpoint=unix://" + root.resolve("addons.sock"),
-            "--addons-port=0"));
+            "--addons-endpoint=unix://" + root.resolve("addons.sock")));
+    if (arguments.stream().noneMatch(a -> a.startsWith("--addons-port="))) {
+      argv.add("--addons-port=0");
+    }
+    argv.addAll(arguments);
+    ProcessBuilder builder = new ProcessBuilder(argv);
+    builder.environment().putAll(environment);
     Process process =
-        new ProcessBuilder(argv)
+        builder
             .redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.appendTo(root.resolve("driver.log").toFile()))
             .start();

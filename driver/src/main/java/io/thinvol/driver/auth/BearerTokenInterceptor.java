@@ -5,6 +5,7 @@ import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.Status;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -25,14 +26,32 @@ public final class BearerTokenInterceptor implements ServerInterceptor {
 
   private final TokenAuthenticator authenticator;
   private final Set<String> allowedUsernames;
+  private final Map<String, Set<String>> methodOnlyUsernames;
 
   /**
    * @param allowedAccounts ServiceAccounts as {@code namespace:name}
    */
   public BearerTokenInterceptor(TokenAuthenticator authenticator, Set<String> allowedAccounts) {
+    this(authenticator, allowedAccounts, Map.of());
+  }
+
+  /**
+   * @param allowedAccounts ServiceAccounts as {@code namespace:name}, allowed every method
+   * @param methodOnlyAccounts by full method name, ServiceAccounts allowed that method and no other
+   */
+  public BearerTokenInterceptor(
+      TokenAuthenticator authenticator,
+      Set<String> allowedAccounts,
+      Map<String, Set<String>> methodOnlyAccounts) {
     this.authenticator = authenticator;
-    this.allowedUsernames =
-        allowedAccounts.stream().map(a -> "system:serviceaccount:" + a).collect(Collectors.toSet());
+    this.allowedUsernames = usernames(allowedAccounts);
+    this.methodOnlyUsernames =
+        methodOnlyAccounts.entrySet().stream()
+            .collect(Collectors.toMap(Map.Entry::getKey, e -> usernames(e.getValue())));
+  }
+
+  private static Set<String> usernames(Set<String> accounts) {
+    return accounts.stream().map(a -> "system:serviceaccount:" + a).collect(Collectors.toSet());
   }
 
   @Override
@@ -73,7 +92,8 @@ public final class BearerTokenInterceptor implements ServerInterceptor {
   }
 
   private Status allowed(String username, String method) {
-    if (allowedUsernames.contains(username)) {
+    if (allowedUsernames.contains(username)
+        || methodOnlyUsernames.getOrDefault(method, Set.of()).contains(username)) {
       return null;
     }
     log.warn(

@@ -3,6 +3,7 @@ package io.thinvol.driver.cli;
 import io.thinvol.driver.auth.KubernetesTokenVerifier;
 import io.thinvol.driver.config.AddonsConfig;
 import io.thinvol.driver.config.DriverConfig;
+import io.thinvol.driver.host.ProcessCommandRunner;
 import io.thinvol.driver.kube.ApiServer;
 import io.thinvol.driver.kube.DataDirCondition;
 import io.thinvol.driver.metrics.HttpEndpoints;
@@ -19,6 +20,7 @@ import java.util.concurrent.Callable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code thinvol driver}: serves the CSI plugin until stopped. */
@@ -156,6 +158,8 @@ public final class DriverCommand implements Callable<Integer> {
               + " nothing is reported")
   String podName;
 
+  @Mixin PeerOptions peers;
+
   @Option(
       names = "--log-level",
       defaultValue = "${env:THINVOL_LOG_LEVEL:-INFO}",
@@ -209,9 +213,11 @@ public final class DriverCommand implements Callable<Integer> {
         Driver.start(
             config,
             addons,
+            peers.config(addons),
             addons.port() > 0
                 ? new KubernetesTokenVerifier(ApiServer::fromEnvironment, addons.tokenAudience())
-                : null);
+                : null,
+            new ProcessCommandRunner());
     HttpEndpoints http = httpPort > 0 ? driver.serveHttp(httpPort) : null;
     Runtime.getRuntime()
         .addShutdownHook(

@@ -50,9 +50,9 @@ public final class VolumeModifier {
               .orElseThrow(
                   () ->
                       CsiException.notFound(
-                          "volume %s does not exist on this node; the external-resizer sends"
-                              + " ControllerModifyVolume to the driver on its leader's node, which"
-                              + " holds only its own volumes (docs/operator.md)",
+                          "volume %s does not exist on this node; a volume of another node is"
+                              + " changed there, by a driver that forwards ControllerModifyVolume"
+                              + " (--peer-token-file, docs/driver.md)",
                           volumeId));
       Path image = volumes.imageOf(volumeId);
       for (LoopDevice device : host.loops().of(image)) {

@@ -36,7 +36,7 @@ import io.thinvol.driver.core.CsiException;
 import io.thinvol.driver.core.SizePolicy;
 import io.thinvol.driver.core.VolumeHealth;
 import io.thinvol.driver.core.VolumeManager;
-import io.thinvol.driver.host.IoMode;
+import io.thinvol.driver.peer.ModifyForwarding;
 import io.thinvol.driver.store.Ids;
 import io.thinvol.driver.store.VolumeRecord;
 import java.time.Duration;
@@ -54,12 +54,25 @@ public final class ControllerService extends ControllerGrpc.ControllerImplBase {
   private final VolumeManager volumes;
   private final VolumeHealth health;
   private final ControllerSnapshots snapshots;
+  private final VolumeModification modification;
 
   public ControllerService(DriverConfig config, VolumeManager volumes, VolumeHealth health) {
+    this(config, volumes, health, null);
+  }
+
+  /**
+   * @param forwarding sends ControllerModifyVolume of another node's volume there; null: none
+   */
+  public ControllerService(
+      DriverConfig config,
+      VolumeManager volumes,
+      VolumeHealth health,
+      ModifyForwarding forwarding) {
     this.config = config;
     this.volumes = volumes;
     this.health = health;
     this.snapshots = new ControllerSnapshots(volumes);
+    this.modification = new VolumeModification(volumes, forwarding);
   }
 
   @Override
@@ -286,10 +299,6 @@ public final class ControllerService extends ControllerGrpc.ControllerImplBase {
         "ControllerModifyVolume",
         request.getVolumeId(),
         observer,
-        () -> {
-          IoMode mode = MutableParameters.requested(request.getMutableParametersMap());
-          volumes.modifier().setIoMode(Requests.volumeId(request.getVolumeId()), mode);
-          return ControllerModifyVolumeResponse.getDefaultInstance();
-        });
+        () -> modification.modify(request));
   }
 }

@@ -20,9 +20,10 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
 /**
- * The two API calls the driver makes (a TokenReview, a patch of its Pod's status), over the JDK's
- * HTTP client as the Pod's ServiceAccount. A full Kubernetes client cost the driver, which runs on
- * every node, about 8 MiB more and a thousand classes for these two requests.
+ * The few API calls the driver makes (a TokenReview, a patch of its Pod's status, the lookups that
+ * find the node holding a volume), over the JDK's HTTP client as the Pod's ServiceAccount. A full
+ * Kubernetes client cost the driver, which runs on every node, about 8 MiB more and a thousand
+ * classes for these requests.
  */
 public final class ApiServer {
 
@@ -87,6 +88,11 @@ public final class ApiServer {
   public static ApiServer at(URI base, String token) {
     return new ApiServer(
         base, () -> token, HttpClient.newBuilder().connectTimeout(TIMEOUT).build());
+  }
+
+  /** GETs {@code path} (with its query, already encoded) and returns the answer. */
+  public JsonNode get(String path) {
+    return send(request(path).GET());
   }
 
   /** POSTs {@code body} as JSON and returns the answer. */

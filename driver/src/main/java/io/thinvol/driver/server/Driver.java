@@ -1,5 +1,6 @@
 package io.thinvol.driver.server;
 
+import csi.v1.ControllerGrpc;
 import io.grpc.BindableService;
 import io.grpc.ServerInterceptor;
 import io.netty.channel.EventLoopGroup;
@@ -8,6 +9,7 @@ import io.thinvol.driver.auth.TokenAuthenticator;
 import io.thinvol.driver.auth.TokenVerifier;
 import io.thinvol.driver.config.AddonsConfig;
 import io.thinvol.driver.config.DriverConfig;
+import io.thinvol.driver.config.PeerConfig;
 import io.thinvol.driver.core.DataDirHealth;
 import io.thinvol.driver.core.DataDirUsability;
 import io.thinvol.driver.core.GroupSnapshots;
@@ -23,15 +25,18 @@ import io.thinvol.driver.csi.DataDirGate;
 import io.thinvol.driver.csi.GroupControllerService;
 import io.thinvol.driver.csi.IdentityService;
 import io.thinvol.driver.csi.NodeService;
+import io.thinvol.driver.csi.PeerModifyService;
 import io.thinvol.driver.csi.ReclaimSpaceService;
 import io.thinvol.driver.csi.SnapshotMetadataService;
 import io.thinvol.driver.host.CommandRunner;
 import io.thinvol.driver.host.FsType;
 import io.thinvol.driver.host.HostTools;
 import io.thinvol.driver.host.ProcessCommandRunner;
+import io.thinvol.driver.kube.ApiServer;
 import io.thinvol.driver.metrics.HttpEndpoints;
 import io.thinvol.driver.metrics.Metrics;
 import io.thinvol.driver.metrics.MetricsInterceptor;
+import io.thinvol.driver.peer.ModifyForwarding;
 import io.thinvol.driver.store.Catalog;
 import io.thinvol.driver.store.DataDirLock;
 import io.thinvol.driver.store.DataLayout;
@@ -41,7 +46,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -92,6 +99,17 @@ public final class Driver implements AutoCloseable {
   public static Driver start(
       DriverConfig config, AddonsConfig addons, TokenVerifier verifier, CommandRunner runner)
       throws IOException {
+    return start(config, addons, PeerConfig.NONE, verifier, runner);
+  }
+
+  /** As above, forwarding ControllerModifyVolume to and accepting it from peers as configured. */
+  public static Driver start(
+      DriverConfig config,
+      AddonsConfig addons,
+      PeerConfig peers,
+      TokenVerifier verifier,
+      CommandRunner runner)
+      throws IOException {
     DataDirUsability usability = new DataDirUsability(config.dataDir(), config.dedicatedMount());
     MountWait.untilMounted(config, usability, MOUNT_POLL);
     DataDirLock lock = DataDirLock.acquire(config.dataDir());
@@ -136,7 +154,18 @@ public final class Driver implements AutoCloseable {
               UnixSockets.path(config.csiEndpoint()),
               List.of(
                   new IdentityService(config),
-                  new ControllerService(config, volumes, health),
+                  new ControllerService(
+                      config,
+                      volumes,
+                      health,
+                      peers.forwards()
+                          ? ModifyForwarding.of(
+                              config,
+                              peers,
+                              addons.tlsCertificate(),
+                              addons.port(),
+                              ApiServer::fromEnvironment)
+                          : null),
                   new GroupControllerService(groups),
                   new NodeService(config, node, health),
                   new SnapshotMetadataService(
@@ -152,16 +181,26 @@ public final class Driver implements AutoCloseable {
                 UnixSockets.path(addons.endpoint()), addonsServices, measured, eventLoops));
       }
       if (addons.port() > 0) {
+        List<BindableService> portServices = new ArrayList<>(addonsServices);
+        Map<String, Set<String>> peerMethods = Map.of();
+        if (peers.acceptedAccount() != null) {
+          portServices.add(new PeerModifyService(volumes));
+          peerMethods =
+              Map.of(
+                  ControllerGrpc.getControllerModifyVolumeMethod().getFullMethodName(),
+                  Set.of(peers.acceptedAccount()));
+        }
         servers.add(
             GrpcServer.onTlsPort(
                 addons.port(),
                 addons.tlsCertificate(),
                 addons.tlsKey(),
-                addonsServices,
+                portServices,
                 List.of(
                     new BearerTokenInterceptor(
                         new TokenAuthenticator(verifier, addons.tokenAudience(), Clock.systemUTC()),
-                        addons.allowedServiceAccounts()),
+                        addons.allowedServiceAccounts(),
+                        peerMethods),
                     new MetricsInterceptor(metrics)),
                 eventLoops));
       }

@@ -19,14 +19,14 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * authenticated when it was issued for one of the requested audiences (the API server's own when
  * the request names none), and the answer names the audiences both share.
  */
-final class MockTokenReviews {
+public final class MockTokenReviews {
 
   private final Map<String, String> users = new ConcurrentHashMap<>();
   private final List<TokenReview> requests = new CopyOnWriteArrayList<>();
 
   private MockTokenReviews() {}
 
-  static MockTokenReviews on(KubernetesMockServer server) {
+  public static MockTokenReviews on(KubernetesMockServer server) {
     MockTokenReviews reviews = new MockTokenReviews();
     server
         .expect()
@@ -44,13 +44,13 @@ final class MockTokenReviews {
   }
 
   /** Makes {@code token} one the cluster issued to {@code username}. */
-  String issued(String token, String username) {
+  public String issued(String token, String username) {
     users.put(token, username);
     return token;
   }
 
   /** Every TokenReview received so far. */
-  List<TokenReview> requests() {
+  public List<TokenReview> requests() {
     return requests;
   }
 

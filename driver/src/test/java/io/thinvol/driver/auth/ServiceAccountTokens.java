@@ -19,7 +19,7 @@ import java.util.Map;
  * Tokens as the API server issues them for ServiceAccounts (RS256, signed with a key of this
  * "cluster"), and the garbage a sprayer sends instead.
  */
-final class ServiceAccountTokens {
+public final class ServiceAccountTokens {
 
   static final String ISSUER = "https://kubernetes.default.svc.cluster.local";
   static final String API_SERVER_AUDIENCE = "https://kubernetes.default.svc.cluster.local";
@@ -29,7 +29,7 @@ final class ServiceAccountTokens {
   private final KeyPair key;
   private final SecureRandom random = new SecureRandom();
 
-  ServiceAccountTokens() {
+  public ServiceAccountTokens() {
     try {
       KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
       generator.initialize(2048);
@@ -40,7 +40,7 @@ final class ServiceAccountTokens {
   }
 
   /** A signed token of {@code namespace:name} for {@code audience}, valid until {@code exp}. */
-  String issue(String account, String audience, Instant exp) {
+  public String issue(String account, String audience, Instant exp) {
     String header = encode(Map.of("alg", "RS256", "kid", "key-1", "typ", "JWT"));
     String payload = claims(account, audience, exp);
     try {
@@ -87,7 +87,7 @@ final class ServiceAccountTokens {
   }
 
   /** Claims as the API server would write them for {@code audience}, but no valid signature. */
-  String forged(String audience) {
+  public String forged(String audience) {
     String header = encode(Map.of("alg", "RS256", "kid", randomString().substring(0, 10)));
     String payload =
         claims(

@@ -15,6 +15,7 @@ import csi.v1.ListVolumesRequest;
 import csi.v1.VolumeCapability;
 import io.grpc.Status;
 import io.thinvol.driver.DriverHarness;
+import io.thinvol.driver.LoopIoModes;
 import io.thinvol.driver.client.Capabilities;
 import io.thinvol.driver.host.HostCleanup;
 import io.thinvol.driver.host.LoopDevice;
@@ -25,8 +26,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
@@ -359,24 +358,12 @@ class ModifyVolumeTest {
   }
 
   private String mode(LoopDevice device) {
-    try {
-      Path dio = Path.of("/sys/block", device.name(), "loop/dio");
-      return Files.readString(dio).strip().equals("1") ? "direct" : "buffered";
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
-    }
+    return LoopIoModes.sysfs(device);
   }
 
   /** What {@code losetup --json} says of the volume's device: the tool an operator would use. */
   private boolean losetupReportsDirectIo(String id) throws Exception {
-    Path device = loops.of(image(id)).get(0).path();
-    Process process =
-        new ProcessBuilder("losetup", "--json", "--list", device.toString())
-            .redirectErrorStream(true)
-            .start();
-    String json = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(process.waitFor()).as(json).isZero();
-    return new ObjectMapper().readTree(json).get("loopdevices").get(0).get("dio").asBoolean();
+    return LoopIoModes.losetupReportsDirectIo(loops.of(image(id)).get(0).path());
   }
 
   private String recordedMode(String id) {

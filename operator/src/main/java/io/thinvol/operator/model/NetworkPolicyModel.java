@@ -13,10 +13,11 @@ import java.util.Map;
 
 /**
  * Who may reach the node pods: their CSI-Addons port (which can change data) only the operator's
- * pods in the operator's namespace; the read-only health and metrics ports anyone (probes,
- * Prometheus in any namespace); nothing else. The node pods use the pod network (no hostNetwork),
- * so the policy applies to them wherever the network plugin enforces NetworkPolicies; the token
- * check on the port stays the authority either way.
+ * pods and the backend's node pods (forwarded ControllerModifyVolume), in the operator's namespace;
+ * the read-only health and metrics ports anyone (probes, Prometheus in any namespace); nothing
+ * else. The node pods use the pod network (no hostNetwork), so the policy applies to them wherever
+ * the network plugin enforces NetworkPolicies; the token check on the port stays the authority
+ * either way.
  */
 public final class NetworkPolicyModel {
 
@@ -34,16 +35,30 @@ public final class NetworkPolicyModel {
         .withMatchLabels(Names.nodePodLabels(backend))
         .endPodSelector()
         .withPolicyTypes("Ingress")
-        .withIngress(fromOperator(settings), fromAnywhere())
+        .withIngress(fromOperatorAndPeers(backend, settings), fromAnywhere())
         .endSpec()
         .build();
   }
 
-  private static NetworkPolicyIngressRule fromOperator(Settings settings) {
+  /**
+   * The operator (reclaims) and the backend's own node pods (a ControllerModifyVolume forwarded to
+   * the node holding the volume, see {@link PeerForwardingModel}), both in the operator's
+   * namespace.
+   */
+  private static NetworkPolicyIngressRule fromOperatorAndPeers(
+      StorageBackend backend, Settings settings) {
     return new NetworkPolicyIngressRuleBuilder()
         .addNewFrom()
         .withNewPodSelector()
         .withMatchLabels(Names.operatorPodLabels())
+        .endPodSelector()
+        .withNewNamespaceSelector()
+        .withMatchLabels(Map.of("kubernetes.io/metadata.name", settings.namespace()))
+        .endNamespaceSelector()
+        .endFrom()
+        .addNewFrom()
+        .withNewPodSelector()
+        .withMatchLabels(Names.nodePodLabels(backend))
         .endPodSelector()
         .withNewNamespaceSelector()
         .withMatchLabels(Map.of("kubernetes.io/metadata.name", settings.namespace()))

@@ -55,6 +55,7 @@ public final class NodeDaemonSetModel {
     }
     containers.add(livenessProbe(images));
     List<Volume> volumes = new ArrayList<>(volumes(backend, effective));
+    volumes.add(PeerForwardingModel.tokenVolume(settings));
     if (snapshots && SnapshotMetadataModel.deployed(settings)) {
       containers.add(SnapshotMetadataModel.sidecar(images.snapshotMetadata()));
       volumes.add(SnapshotMetadataModel.tlsVolume(backend));
@@ -120,6 +121,7 @@ public final class NodeDaemonSetModel {
             "--expansion=node",
             "--http-port=" + HTTP_PORT,
             "--log-level=" + effective.logLevel())
+        .addAllToArgs(PeerForwardingModel.driverArgs(backend, settings))
         .withEnv(
             fieldEnv("NODE_NAME", "spec.nodeName"),
             fieldEnv("POD_NAMESPACE", "metadata.namespace"),
@@ -164,7 +166,8 @@ public final class NodeDaemonSetModel {
                 .withName("addons-tls")
                 .withMountPath(TLS_DIR)
                 .withReadOnly(true)
-                .build())
+                .build(),
+            PeerForwardingModel.tokenMount())
         .build();
   }
 

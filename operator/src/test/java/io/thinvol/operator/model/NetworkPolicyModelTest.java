@@ -50,20 +50,25 @@ class NetworkPolicyModelTest {
   }
 
   @Test
-  @DisplayName("The addons port admits the operator's pods in its namespace only")
-  void addonsPortFromTheOperatorOnly() {
+  @DisplayName(
+      "The addons port admits the operator's pods and the backend's node pods (forwarded"
+          + " ModifyVolume), in its namespace only")
+  void addonsPortFromTheOperatorAndPeersOnly() {
     List<NetworkPolicyIngressRule> rules = policy.getSpec().getIngress();
     List<NetworkPolicyIngressRule> addons =
         rules.stream().filter(r -> ports(r).contains(NodeDaemonSetModel.ADDONS_PORT)).toList();
     assertThat(addons).hasSize(1);
     assertThat(ports(addons.get(0))).containsExactly(NodeDaemonSetModel.ADDONS_PORT);
-    NetworkPolicyPeer peer = addons.get(0).getFrom().get(0);
-    assertThat(addons.get(0).getFrom()).hasSize(1);
-    assertThat(peer.getPodSelector().getMatchLabels())
-        .isEqualTo(Map.of("app.kubernetes.io/name", "thinvol-operator"));
-    assertThat(peer.getNamespaceSelector().getMatchLabels())
-        .isEqualTo(Map.of("kubernetes.io/metadata.name", "thinvol-system"));
-    assertThat(peer.getIpBlock()).isNull();
+    assertThat(addons.get(0).getFrom())
+        .extracting(p -> p.getPodSelector().getMatchLabels())
+        .containsExactly(
+            Map.of("app.kubernetes.io/name", "thinvol-operator"),
+            Map.of("app.kubernetes.io/name", "thinvol-node", "thinvol.io/backend", "local"));
+    for (NetworkPolicyPeer peer : addons.get(0).getFrom()) {
+      assertThat(peer.getNamespaceSelector().getMatchLabels())
+          .isEqualTo(Map.of("kubernetes.io/metadata.name", "thinvol-system"));
+      assertThat(peer.getIpBlock()).isNull();
+    }
   }
 
   @Test

@@ -180,6 +180,14 @@ class DriverImageTest {
     if (volume.getSecret() != null) {
       return secret;
     }
+    if (volume.getProjected() != null) {
+      // The peer token: read only when a ModifyVolume is forwarded, which this test does not do.
+      try {
+        return Files.createDirectories(root.resolve("projected").resolve(volume.getName()));
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }
     String path = volume.getHostPath().getPath();
     return path.equals("/dev") ? Path.of("/dev") : root.resolve(path.substring(1));
   }
