@@ -82,7 +82,7 @@ class PeerForwardingModelTest {
   @Test
   @DisplayName("RBAC: the node role lists PersistentVolumes and pods cluster-wide (the lookups)")
   void lookupsAreGranted() {
-    List<PolicyRule> rules = RbacModel.clusterRole(BACKEND, SETTINGS).getRules();
+    List<PolicyRule> rules = RbacModel.clusterRole(SETTINGS).getRules();
     assertThat(verbs(rules, "persistentvolumes")).contains("list");
     assertThat(verbs(rules, "pods")).contains("list");
     assertThat(verbs(rules, "tokenreviews")).contains("create");
