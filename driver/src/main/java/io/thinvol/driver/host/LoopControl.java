@@ -31,7 +31,17 @@ final class LoopControl {
   private static final int FILE_NAME_SIZE = 64;
   // struct loop_config: u32 fd, block_size; struct loop_info64 info; u64 reserved[8]
   private static final int CONFIG_SIZE = 8 + INFO_SIZE + 64;
+  private static final int CONFIG_BLOCK_SIZE = 4;
   private static final int CONFIG_INFO = 8;
+
+  /**
+   * The logical sector size every volume is bound with. Asked for direct I/O without a size, the
+   * kernel takes the backing disk's (4096 on many disks), and a filesystem made with 1 KiB blocks
+   * on a 512-byte device (mkfs's choice for small ext4 volumes) no longer mounts: a volume's sector
+   * size must never depend on the node or the I/O mode. Where the backing file needs larger aligned
+   * I/O the kernel stays buffered, and the caller reads the mode back.
+   */
+  private static final int SECTOR_SIZE = 512;
 
   private static final int LO_FLAGS_READ_ONLY = 1;
   private static final int LO_FLAGS_DIRECT_IO = 16;
@@ -99,6 +109,7 @@ final class LoopControl {
     try (Memory config = new Memory(CONFIG_SIZE)) {
       config.clear();
       config.setInt(0, backing.fd());
+      config.setInt(CONFIG_BLOCK_SIZE, SECTOR_SIZE);
       if (configure) {
         describe(config, CONFIG_INFO, image, flags | (directIo ? LO_FLAGS_DIRECT_IO : 0));
         try {

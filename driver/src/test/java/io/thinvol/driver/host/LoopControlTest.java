@@ -106,6 +106,9 @@ class LoopControlTest {
     GatedRunner watched = new GatedRunner("nothing-held");
     LoopDevice device = new LoopDevices(watched).attach(image, IoMode.DIRECT);
     assertThat(sys(device, "loop/dio")).isEqualTo("1");
+    assertThat(sys(device, "queue/logical_block_size"))
+        .as("the sector size the volume's filesystem was made with, whatever the backing disk's")
+        .isEqualTo("512");
     assertThat(watched.finished())
         .as("one LOOP_CONFIGURE; a LOOP_SET_DIRECT_IO after it freezes the queue (~15 ms)")
         .containsExactly(List.of("LOOP_CONFIGURE", "--direct-io", image.toString()));
