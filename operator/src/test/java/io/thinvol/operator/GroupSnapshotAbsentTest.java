@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.thinvol.operator.model.Names;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -27,7 +28,7 @@ class GroupSnapshotAbsentTest extends MockClusterTest {
               assertThat(c.getName()).isEqualTo("csi-snapshotter");
               assertThat(c.getArgs()).noneMatch(a -> a.contains("CSIVolumeGroupSnapshot"));
             });
-    assertThat(clusterScoped(ClusterRole.class, "thinvol-plain-node").getRules())
+    assertThat(clusterScoped(ClusterRole.class, Names.NODE_CLUSTER_ROLE).getRules())
         .noneMatch(r -> r.getApiGroups().contains("groupsnapshot.storage.k8s.io"));
     assertThat(operatorDecisions())
         .as("not even an informer on VolumeGroupSnapshotClasses")
