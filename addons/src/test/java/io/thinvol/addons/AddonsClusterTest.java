@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
 import io.thinvol.addons.call.ReclaimCaller;
@@ -26,7 +25,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -165,21 +163,7 @@ abstract class AddonsClusterTest {
 
   /** The backend's CSI-Addons certificate, as the operator stores it. */
   void tlsSecret(String certificatePem) {
-    client
-        .resource(
-            new SecretBuilder()
-                .withNewMetadata()
-                .withName(BackendNames.addonsTlsSecret(BACKEND))
-                .withNamespace(NAMESPACE)
-                .endMetadata()
-                .withType("kubernetes.io/tls")
-                .withData(
-                    Map.of(
-                        "tls.crt",
-                        Base64.getEncoder()
-                            .encodeToString(certificatePem.getBytes(StandardCharsets.US_ASCII))))
-                .build())
-        .create();
+    client.resource(ClusterFixtures.addonsTlsSecret(NAMESPACE, BACKEND, certificatePem)).create();
   }
 
   static String testCertificate() {

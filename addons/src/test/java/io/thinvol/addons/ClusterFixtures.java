@@ -7,7 +7,11 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.thinvol.api.BackendNames;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.util.Map;
 
 /**
@@ -119,6 +123,22 @@ public final class ClusterFixtures {
         .withNewStatus()
         .withPhase("Bound")
         .endStatus()
+        .build();
+  }
+
+  /** A backend's CSI-Addons certificate Secret, as the operator stores it. */
+  public static Secret addonsTlsSecret(String namespace, String backend, String certificatePem) {
+    return new SecretBuilder()
+        .withNewMetadata()
+        .withName(BackendNames.addonsTlsSecret(backend))
+        .withNamespace(namespace)
+        .endMetadata()
+        .withType("kubernetes.io/tls")
+        .withData(
+            Map.of(
+                "tls.crt",
+                Base64.getEncoder()
+                    .encodeToString(certificatePem.getBytes(StandardCharsets.US_ASCII))))
         .build();
   }
 }

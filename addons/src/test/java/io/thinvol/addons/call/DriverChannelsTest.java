@@ -2,18 +2,15 @@ package io.thinvol.addons.call;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.grpc.ManagedChannel;
+import io.thinvol.addons.ClusterFixtures;
 import io.thinvol.addons.resolve.DriverEndpoint;
-import io.thinvol.api.BackendNames;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Base64;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -97,19 +94,7 @@ class DriverChannelsTest {
 
   private void secret(String pem) {
     client
-        .resource(
-            new SecretBuilder()
-                .withNewMetadata()
-                .withName(BackendNames.addonsTlsSecret(BACKEND))
-                .withNamespace(NAMESPACE)
-                .endMetadata()
-                .withType("kubernetes.io/tls")
-                .withData(
-                    Map.of(
-                        "tls.crt",
-                        Base64.getEncoder()
-                            .encodeToString(pem.getBytes(StandardCharsets.US_ASCII))))
-                .build())
+        .resource(ClusterFixtures.addonsTlsSecret(NAMESPACE, BACKEND, pem))
         .createOr(existing -> existing.update());
   }
 
