@@ -54,32 +54,32 @@ class FirstStageTest {
 
   @Test
   void ext4IsNotSyncedAgainAfterMke2fsWhichSyncsItself() throws Exception {
-    try (DriverHarness driver = new DriverHarness()) {
-      String id = driver.create("ext4", 64 * MIB, EXT4);
-      driver.stage(id, driver.staging("ext4"), EXT4);
+    List<List<String>> calls = callsOfFirstStage("ext4", 64 * MIB, EXT4);
 
-      List<List<String>> calls = driver.gate().finished();
-      assertThat(calls).anyMatch(argv -> argv.get(0).equals("mkfs.ext4"));
-      assertThat(calls).noneMatch(FirstStageTest::isDeviceFsync);
-      assertRecordedFormatted(driver, id);
-      driver.unstage(id, driver.staging("ext4"));
-      driver.csi().deleteVolume(id);
-    }
+    assertThat(calls).anyMatch(argv -> argv.get(0).equals("mkfs.ext4"));
+    assertThat(calls).noneMatch(FirstStageTest::isDeviceFsync);
   }
 
   @Test
   void xfsIsSyncedAfterMkfsBeforeItIsRecorded() throws Exception {
-    try (DriverHarness driver = new DriverHarness()) {
-      String id = driver.create("xfs", 320 * MIB, XFS);
-      driver.stage(id, driver.staging("xfs"), XFS);
+    List<List<String>> calls = callsOfFirstStage("xfs", 320 * MIB, XFS);
 
+    int mkfs = indexOf(calls, "mkfs.xfs");
+    assertThat(mkfs).isNotNegative();
+    assertThat(calls.subList(mkfs, calls.size())).anyMatch(FirstStageTest::isDeviceFsync);
+  }
+
+  /** The host commands and calls of a new volume's first stage, which must record it formatted. */
+  private static List<List<String>> callsOfFirstStage(
+      String name, long bytes, VolumeCapability capability) throws Exception {
+    try (DriverHarness driver = new DriverHarness()) {
+      String id = driver.create(name, bytes, capability);
+      driver.stage(id, driver.staging(name), capability);
       List<List<String>> calls = driver.gate().finished();
-      int mkfs = indexOf(calls, "mkfs.xfs");
-      assertThat(mkfs).isNotNegative();
-      assertThat(calls.subList(mkfs, calls.size())).anyMatch(FirstStageTest::isDeviceFsync);
       assertRecordedFormatted(driver, id);
-      driver.unstage(id, driver.staging("xfs"));
+      driver.unstage(id, driver.staging(name));
       driver.csi().deleteVolume(id);
+      return calls;
     }
   }
 
