@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 /**
@@ -91,6 +92,14 @@ final class NodeAttachments {
    * device this call attached is detached again, so a refused call leaves nothing behind.
    */
   void withDevice(VolumeRecord volume, Consumer<LoopDevice> body) {
+    withDevice(volume, (device, attachedNow) -> body.accept(device));
+  }
+
+  /**
+   * {@link #withDevice(VolumeRecord, Consumer)}, telling the body whether this call attached the
+   * device (so nothing can have been written through it yet).
+   */
+  void withDevice(VolumeRecord volume, BiConsumer<LoopDevice, Boolean> body) {
     Path image = image(volume.id());
     Optional<LoopDevice> attached = host.loops().find(image);
     LoopDevice device =
@@ -98,7 +107,7 @@ final class NodeAttachments {
             () -> host.loops().attachUnattached(image, VolumeModifier.ioModeOf(volume)));
     try {
       VolumeModifier.align(host, volume, List.of(device));
-      body.accept(device);
+      body.accept(device, attached.isEmpty());
     } catch (RuntimeException e) {
       if (attached.isEmpty() && mountPoints(host.mountTable(), List.of(device)).isEmpty()) {
         try {

@@ -33,10 +33,10 @@ final class NodeStaging {
     List<String> flags = NodeAttachments.stagingFlags(volume, usage);
     attachments.withDevice(
         volume,
-        device -> {
+        (device, attachedNow) -> {
           if (volume.accessType() == AccessType.MOUNT) {
             requireSameAccess(volume, device, stagingPath, flags.contains("ro"));
-            filesystems.ensureMounted(volume, device, stagingPath, flags);
+            filesystems.ensureMounted(volume, device, attachedNow, stagingPath, flags);
           }
           log.info("staged volume {} at {} ({})", volumeId, stagingPath, device.path());
         });

@@ -13,6 +13,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
  * The filesystem inside a mount volume: created on first stage, mounted at the staging path, grown
@@ -38,6 +40,19 @@ final class VolumeFilesystems {
    */
   MountTable ensureMounted(
       VolumeRecord volume, LoopDevice device, Path stagingPath, List<String> flags) {
+    return ensureMounted(volume, device, false, stagingPath, flags);
+  }
+
+  /**
+   * {@link #ensureMounted(VolumeRecord, LoopDevice, Path, List)}; {@code attachedNow}: this call
+   * attached the device, so its image's extent map can tell that it is blank.
+   */
+  MountTable ensureMounted(
+      VolumeRecord volume,
+      LoopDevice device,
+      boolean attachedNow,
+      Path stagingPath,
+      List<String> flags) {
     MountTable table = host.mountTable();
     Optional<MountEntry> present = table.at(stagingPath);
     if (present.isPresent()) {
@@ -48,16 +63,24 @@ final class VolumeFilesystems {
       }
     } else {
       FsType fs = fsType(volume);
-      Optional<String> found = host.filesystems().probe(device);
+      CompletableFuture<VolumeRecord> recording = null;
+      Path image = volumes.imageOf(volume.id());
+      Optional<String> found =
+          attachedNow
+              ? host.filesystems().probeAttachedNow(device, image)
+              : host.filesystems().probe(device);
       if (found.isEmpty()) {
-        Path image = volumes.imageOf(volume.id());
         if (wasFormatted(volume.formatted(), image, host)) {
           throw unrecognisable(volume, fs, image);
         }
         requireMakeable(volume, fs);
         host.filesystems().format(device.path(), fs);
-        host.files().sync(List.of(device.path())); // before the record says it is there
-        volume = recordFormatted(volume);
+        if (!fs.mkfsSyncsDevice()) {
+          host.files().sync(List.of(device.path())); // before the record says it is there
+        }
+        VolumeRecord made = volume;
+        // in parallel with the mount; awaited before the call returns (see mountWhileRecording)
+        recording = CompletableFuture.supplyAsync(() -> recordFormatted(made));
       } else if (!found.get().equals(fs.id())) {
         throw CsiException.failedPrecondition(
             "volume %s should hold %s but its device holds %s; refusing to mount or format it",
@@ -72,14 +95,13 @@ final class VolumeFilesystems {
           volume = recordGrown(volume);
         }
       }
-      try {
-        Files.createDirectories(stagingPath);
-      } catch (IOException e) {
-        throw CsiException.internal("cannot create " + stagingPath + ": " + e.getMessage(), e);
-      }
       List<String> options = new ArrayList<>(fs.requiredMountOptions());
       options.addAll(flags);
-      host.mounts().mount(device.path(), stagingPath, fs.id(), options);
+      if (recording == null) {
+        mount(device, stagingPath, fs, options);
+      } else {
+        volume = mountWhileRecording(recording, device, stagingPath, fs, options);
+      }
       table = host.mountTable();
     }
     if (fsType(volume) == FsType.XFS) {
@@ -90,6 +112,50 @@ final class VolumeFilesystems {
       grow(volume, device, stagingPath);
     }
     return table;
+  }
+
+  private void mount(LoopDevice device, Path stagingPath, FsType fs, List<String> options) {
+    try {
+      Files.createDirectories(stagingPath);
+    } catch (IOException e) {
+      throw CsiException.internal("cannot create " + stagingPath + ": " + e.getMessage(), e);
+    }
+    host.mounts().mount(device.path(), stagingPath, fs.id(), options);
+  }
+
+  /**
+   * Mounts a filesystem made by this call while its record is being written. The record must be
+   * durable before anything is written to the filesystem, and nothing is until this call reports
+   * success, so it need not come before the mount: the call waits for it, and a record that failed
+   * unmounts the filesystem again (the next stage finds it and records it then).
+   */
+  private VolumeRecord mountWhileRecording(
+      CompletableFuture<VolumeRecord> recording,
+      LoopDevice device,
+      Path stagingPath,
+      FsType fs,
+      List<String> options) {
+    try {
+      mount(device, stagingPath, fs, options);
+    } catch (RuntimeException e) {
+      try {
+        recording.join();
+      } catch (RuntimeException recordFailure) {
+        e.addSuppressed(recordFailure);
+      }
+      throw e;
+    }
+    try {
+      return recording.join();
+    } catch (CompletionException e) {
+      RuntimeException failure = e.getCause() instanceof RuntimeException cause ? cause : e;
+      try {
+        host.mounts().unmount(stagingPath);
+      } catch (RuntimeException unmountFailure) {
+        failure.addSuppressed(unmountFailure);
+      }
+      throw failure;
+    }
   }
 
   /** Grows the mounted filesystem to fill its (already refreshed) device. */

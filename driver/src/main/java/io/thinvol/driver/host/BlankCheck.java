@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Optional;
 
 /**
  * Whether a device holds nothing at all where any signature could be: filesystems, LVM, RAID, LUKS
@@ -25,6 +26,32 @@ final class BlankCheck {
     } catch (IOException e) {
       return false; // unknown: let blkid decide
     }
+  }
+
+  /**
+   * Whether the image behind a device this call attached holds no data where signatures live,
+   * answered from its extent map (SEEK_DATA) without reading the device. Sound only for a device
+   * nobody wrote through yet: its own page cache cannot hold data the image does not show. Holes
+   * read as zeros, and SEEK_DATA may report a hole as data but never data as a hole, so "no data"
+   * proves blank; any other answer (data, a filesystem without SEEK_DATA, an image that is not the
+   * device's backing file or not of its size) is false and the device is read instead.
+   */
+  static boolean imageIsBlank(Path image, LoopDevice device, long size) {
+    if (!FileId.of(image).equals(Optional.of(device.backingFile()))) {
+      return false;
+    }
+    try (ImageExtents extents = ImageExtents.open(image)) {
+      return extents.size() == size
+          && noDataIn(extents, 0, Math.min(size, REGION))
+          && noDataIn(extents, Math.max(0, size - REGION), size);
+    } catch (IOException | HostCommandException e) {
+      return false; // unknown: read the device
+    }
+  }
+
+  private static boolean noDataIn(ImageExtents extents, long from, long to) throws IOException {
+    long data = extents.nextData(from);
+    return data < 0 || data >= to;
   }
 
   private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(64 * 1024).asReadOnlyBuffer();

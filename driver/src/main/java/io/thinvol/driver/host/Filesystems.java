@@ -45,6 +45,18 @@ public final class Filesystems {
     return probe(device.path());
   }
 
+  /**
+   * {@link #probe(LoopDevice)} for a device this call attached to {@code image}, with nothing
+   * written through it yet: an image without data where signatures live is blank without reading
+   * the device.
+   */
+  public Optional<String> probeAttachedNow(LoopDevice device, Path image) {
+    if (BlankCheck.imageIsBlank(image, device, LoopDevices.sizeOf(device))) {
+      return Optional.empty();
+    }
+    return probe(device);
+  }
+
   /** The filesystem (or other signature) type on {@code device}; empty when it is blank. */
   public Optional<String> probe(Path device) {
     CommandResult result =

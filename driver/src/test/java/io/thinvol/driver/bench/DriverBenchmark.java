@@ -44,6 +44,7 @@ public final class DriverBenchmark {
           createDelete(csi, 8);
           stageAndPublish(csi, work);
         }
+        case "stage" -> stageAndPublish(csi, work);
         case "fill" -> fill(csi, 1_000);
         case "noop" -> noop(csi);
         case "reclaim" -> {
