@@ -5,7 +5,6 @@ import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.api.model.storage.CSIDriver;
@@ -25,6 +24,8 @@ import java.util.List;
  * Removes every object a deleted backend had, found by its label. Owner references would let the
  * garbage collector do it too, but only for objects that still carry them; deleting here also takes
  * what an older version or a person's edit left without one, so nothing outlives the backend.
+ * ClusterRoleBindings are not among them: the node pods' are shared ({@link
+ * NodeClusterRoleBindings}) and the operator may delete no binding.
  */
 final class Leftovers {
 
@@ -38,7 +39,7 @@ final class Leftovers {
           Role.class,
           ServiceAccount.class);
   private static final List<Class<? extends HasMetadata>> CLUSTER_SCOPED =
-      List.of(StorageClass.class, CSIDriver.class, ClusterRoleBinding.class);
+      List.of(StorageClass.class, CSIDriver.class);
 
   private Leftovers() {}
 

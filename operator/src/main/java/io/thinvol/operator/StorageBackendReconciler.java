@@ -21,14 +21,11 @@ import io.thinvol.api.v1alpha1.StorageBackendStatus;
 import io.thinvol.operator.dependent.AddonsTlsSecretDependent;
 import io.thinvol.operator.dependent.CsiDriverDependent;
 import io.thinvol.operator.dependent.Dependents;
-import io.thinvol.operator.dependent.NodeClusterRoleBindingDependent;
 import io.thinvol.operator.dependent.NodeDaemonSetDependent;
 import io.thinvol.operator.dependent.NodeNetworkPolicyDependent;
-import io.thinvol.operator.dependent.NodePrivilegedSccBindingDependent;
 import io.thinvol.operator.dependent.NodeRoleBindingDependent;
 import io.thinvol.operator.dependent.NodeRoleDependent;
 import io.thinvol.operator.dependent.NodeServiceAccountDependent;
-import io.thinvol.operator.dependent.OnOpenShift;
 import io.thinvol.operator.dependent.SnapshotMetadataApi;
 import io.thinvol.operator.dependent.SnapshotMetadataEndpointDependent;
 import io.thinvol.operator.dependent.SnapshotMetadataServiceDependent;
@@ -58,11 +55,6 @@ import org.slf4j.LoggerFactory;
     explicitInvocation = true,
     dependents = {
       @Dependent(name = "service-account", type = NodeServiceAccountDependent.class),
-      @Dependent(name = "cluster-role-binding", type = NodeClusterRoleBindingDependent.class),
-      @Dependent(
-          name = "privileged-scc-binding",
-          type = NodePrivilegedSccBindingDependent.class,
-          activationCondition = OnOpenShift.class),
       @Dependent(name = "role", type = NodeRoleDependent.class),
       @Dependent(name = "role-binding", type = NodeRoleBindingDependent.class, dependsOn = "role"),
       @Dependent(name = "csi-driver", type = CsiDriverDependent.class),
@@ -71,13 +63,7 @@ import org.slf4j.LoggerFactory;
       @Dependent(
           name = "node",
           type = NodeDaemonSetDependent.class,
-          dependsOn = {
-            "service-account",
-            "cluster-role-binding",
-            "role-binding",
-            "csi-driver",
-            "addons-tls"
-          }),
+          dependsOn = {"service-account", "role-binding", "csi-driver", "addons-tls"}),
       @Dependent(
           name = "snapshot-class",
           type = VolumeSnapshotClassDependent.class,
@@ -146,6 +132,9 @@ public class StorageBackendReconciler
     } else {
       NamespaceSecurity.ensure(context.getClient(), settings);
       NodeClusterRole.ensure(context.getClient(), settings);
+      // Every backend's node pods, those of one whose deletion waits too: they still run.
+      NodeClusterRoleBindings.ensure(
+          context.getClient(), settings, context.getPrimaryCache().list().toList());
       Dependents.provide(context, settings);
       context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();
       status =
@@ -213,6 +202,13 @@ public class StorageBackendReconciler
     if (users.isEmpty()) {
       deletionBackoff.reset(uid);
       Leftovers.remove(context.getClient(), backend, settings);
+      NodeClusterRoleBindings.ensure(
+          context.getClient(),
+          settings,
+          context
+              .getPrimaryCache()
+              .list(other -> !other.getMetadata().getUid().equals(uid))
+              .toList());
       events.normal(backend, "Deleted", "no volume uses it any more; its objects are removed");
       return DeleteControl.defaultDelete();
     }

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.openshift.api.model.SecurityContextConstraints;
 import io.thinvol.api.v1alpha1.StorageBackend;
+import io.thinvol.operator.model.Names;
 import io.thinvol.operator.model.Settings;
 import io.thinvol.operator.model.VolumeSnapshotClass;
 import org.junit.jupiter.api.DisplayName;
@@ -24,7 +25,7 @@ class OpenShiftTest extends MockClusterTest {
   }
 
   @Test
-  @DisplayName("The node ServiceAccount alone is bound to the privileged SCC, removed with it")
+  @DisplayName("The node ServiceAccount alone is bound to the privileged SCC, unbound with it")
   void privilegedSccBinding() {
     client
         .namespaces()
@@ -39,7 +40,7 @@ class OpenShiftTest extends MockClusterTest {
         .update(); // the fixture made it; a user labelled it
     apply("metadata:\n  name: ocp\n");
     ClusterRoleBinding binding =
-        clusterScoped(ClusterRoleBinding.class, "thinvol-ocp-node-privileged-scc");
+        clusterScoped(ClusterRoleBinding.class, Names.NODE_PRIVILEGED_SCC_BINDING);
     assertThat(binding.getRoleRef().getName()).isEqualTo("system:openshift:scc:privileged");
     assertThat(binding.getSubjects())
         .extracting(s -> s.getNamespace() + "/" + s.getName())
@@ -68,9 +69,14 @@ class OpenShiftTest extends MockClusterTest {
 
     client.resources(StorageBackend.class).withName("ocp").delete();
     await(
-        "the binding to go",
+        "the binding to bind nothing any more",
         () ->
-            client.rbac().clusterRoleBindings().withName("thinvol-ocp-node-privileged-scc").get()
-                == null);
+            client
+                .rbac()
+                .clusterRoleBindings()
+                .withName(Names.NODE_PRIVILEGED_SCC_BINDING)
+                .get()
+                .getSubjects()
+                .isEmpty());
   }
 }

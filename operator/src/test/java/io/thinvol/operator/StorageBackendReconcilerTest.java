@@ -96,7 +96,10 @@ class StorageBackendReconcilerTest extends MockClusterTest {
     Secret tls = namespaced(Secret.class, "thinvol-local-addons-tls");
     assertThat(tls.getType()).isEqualTo("kubernetes.io/tls");
     clusterScoped(ClusterRole.class, Names.NODE_CLUSTER_ROLE);
-    clusterScoped(ClusterRoleBinding.class, "thinvol-local-node");
+    assertThat(
+            clusterScoped(ClusterRoleBinding.class, Names.NODE_CLUSTER_ROLE_BINDING).getSubjects())
+        .extracting(s -> s.getNamespace() + "/" + s.getName())
+        .containsExactly(NAMESPACE + "/thinvol-local-node");
     CSIDriver driver = clusterScoped(CSIDriver.class, "local.thinvol.io");
     assertThat(driver.getSpec().getAttachRequired()).isFalse();
     assertThat(clusterScoped(StorageClass.class, "thin").getVolumeBindingMode())

@@ -32,10 +32,6 @@ class LeastPrivilegeTest {
   /** Unnamed writes that stay, and why (docs/install.md, "The operator's rights"). */
   static final Map<String, String> NOT_NARROWED =
       Map.of(
-          "rbac.authorization.k8s.io/clusterrolebindings",
-          "one binding per backend, named after the backend: users choose those names after"
-              + " install and RBAC matches no prefix; the escalation check still limits them to"
-              + " roles the operator holds or may bind",
           "/secrets",
           "each backend's TLS Secrets are named after it (same reason); in the operator's own"
               + " namespace only");
@@ -65,8 +61,20 @@ class LeastPrivilegeTest {
 
   @Test
   void clusterRolesOnlyByNameBesidesCreate() {
+    assertOnlyByNameBesidesCreate(
+        "clusterroles", "thinvol-node", "system:openshift:scc:privileged");
+  }
+
+  @Test
+  void clusterRoleBindingsOnlyByNameBesidesCreate() {
+    assertOnlyByNameBesidesCreate(
+        "clusterrolebindings", "thinvol-node", "thinvol-node-privileged-scc");
+  }
+
+  private static void assertOnlyByNameBesidesCreate(String resource, String... names) {
     assertThat(rules())
-        .filteredOn(rule -> rule.getResources().contains("clusterroles"))
+        .filteredOn(rule -> rule.getResources().contains(resource))
+        .isNotEmpty()
         .allSatisfy(
             rule -> {
               if (rule.getResourceNames() == null || rule.getResourceNames().isEmpty()) {
@@ -74,8 +82,7 @@ class LeastPrivilegeTest {
                     .as("create cannot name its object")
                     .containsOnly("create");
               } else {
-                assertThat(rule.getResourceNames())
-                    .isSubsetOf("thinvol-node", "system:openshift:scc:privileged");
+                assertThat(rule.getResourceNames()).isSubsetOf(names);
               }
             });
   }

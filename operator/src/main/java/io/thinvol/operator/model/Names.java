@@ -33,18 +33,17 @@ public final class Names {
    */
   public static final String NODE_CLUSTER_ROLE = "thinvol-node";
 
-  /** Cluster-scoped, so it names the backend: binds the shared rules to its node pods. */
-  public static String nodeClusterRoleBinding(StorageBackend backend) {
-    return "thinvol-" + backend.getMetadata().getName() + "-node";
-  }
+  /**
+   * Binds {@link #NODE_CLUSTER_ROLE} to the node ServiceAccount of every backend (its subjects):
+   * one fixed name, so that the operator's RBAC names the one binding it may change.
+   */
+  public static final String NODE_CLUSTER_ROLE_BINDING = "thinvol-node";
 
   /**
-   * OpenShift only: binds the node ServiceAccount to the built-in privileged SCC's ClusterRole
-   * ({@link PrivilegedSccModel}).
+   * OpenShift only: binds the node ServiceAccount of every backend to the built-in privileged SCC's
+   * ClusterRole ({@link PrivilegedSccModel}).
    */
-  public static String nodePrivilegedSccBinding(StorageBackend backend) {
-    return nodeClusterRoleBinding(backend) + "-privileged-scc";
-  }
+  public static final String NODE_PRIVILEGED_SCC_BINDING = "thinvol-node-privileged-scc";
 
   public static String nodeRole(StorageBackend backend) {
     return nodeDaemonSet(backend);

@@ -64,7 +64,14 @@ public final class OperatorRbac {
     rules.add("rbac.authorization.k8s.io", "clusterroles", "create");
     rules.addNamed(
         "rbac.authorization.k8s.io", "clusterroles", Names.NODE_CLUSTER_ROLE, "get", "patch");
-    rules.add("rbac.authorization.k8s.io", "clusterrolebindings", MANAGE);
+    // Likewise its bindings: one for every backend, whose subjects are rewritten by name.
+    rules.add("rbac.authorization.k8s.io", "clusterrolebindings", "create");
+    rules.addNamed(
+        "rbac.authorization.k8s.io",
+        "clusterrolebindings",
+        Names.NODE_CLUSTER_ROLE_BINDING,
+        "get",
+        "patch");
     rules.add("snapshot.storage.k8s.io", "volumesnapshotclasses", MANAGE);
     // Labels its drivers' contents with their node where the snapshot controller did not
     // (SnapshotContentNode); a merge patch of that label only.
@@ -74,6 +81,12 @@ public final class OperatorRbac {
     if (openShift) {
       rules.addNamed(
           "rbac.authorization.k8s.io", "clusterroles", PrivilegedSccModel.CLUSTER_ROLE, "bind");
+      rules.addNamed(
+          "rbac.authorization.k8s.io",
+          "clusterrolebindings",
+          Names.NODE_PRIVILEGED_SCC_BINDING,
+          "get",
+          "patch");
     }
     rules.addAll(RbacModel.clusterRules());
     rules.addAll(SnapshotMetadataModel.clusterRules());

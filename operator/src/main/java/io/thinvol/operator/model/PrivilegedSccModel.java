@@ -3,6 +3,7 @@ package io.thinvol.operator.model;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
 import io.thinvol.api.v1alpha1.StorageBackend;
+import java.util.Collection;
 
 /**
  * On OpenShift the node pods run under the built-in {@code privileged} SecurityContextConstraints:
@@ -19,14 +20,15 @@ public final class PrivilegedSccModel {
 
   private PrivilegedSccModel() {}
 
-  public static ClusterRoleBinding binding(StorageBackend backend, Settings settings) {
+  /** Lets the node pods of the given backends, and nothing else, use the privileged SCC. */
+  public static ClusterRoleBinding binding(Collection<StorageBackend> backends, Settings settings) {
     return new ClusterRoleBindingBuilder()
         .withNewMetadata()
-        .withName(Names.nodePrivilegedSccBinding(backend))
-        .withLabels(Names.labels(backend))
+        .withName(Names.NODE_PRIVILEGED_SCC_BINDING)
+        .withLabels(Names.sharedLabels())
         .endMetadata()
         .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", CLUSTER_ROLE)
-        .withSubjects(RbacModel.nodeSubject(backend, settings))
+        .withSubjects(RbacModel.nodeSubjects(backends, settings))
         .build();
   }
 }

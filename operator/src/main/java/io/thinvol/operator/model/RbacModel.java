@@ -16,6 +16,8 @@ import io.fabric8.kubernetes.api.model.rbac.Subject;
 import io.fabric8.kubernetes.api.model.rbac.SubjectBuilder;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -89,14 +91,16 @@ public final class RbacModel {
         rule("authentication.k8s.io", "tokenreviews", "create"));
   }
 
-  public static ClusterRoleBinding clusterRoleBinding(StorageBackend backend, Settings settings) {
+  /** Binds the shared node rules to the node ServiceAccounts of the given backends. */
+  public static ClusterRoleBinding clusterRoleBinding(
+      Collection<StorageBackend> backends, Settings settings) {
     return new ClusterRoleBindingBuilder()
         .withNewMetadata()
-        .withName(Names.nodeClusterRoleBinding(backend))
-        .withLabels(Names.labels(backend))
+        .withName(Names.NODE_CLUSTER_ROLE_BINDING)
+        .withLabels(Names.sharedLabels())
         .endMetadata()
         .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", Names.NODE_CLUSTER_ROLE)
-        .withSubjects(nodeSubject(backend, settings))
+        .withSubjects(nodeSubjects(backends, settings))
         .build();
   }
 
@@ -150,6 +154,14 @@ public final class RbacModel {
         .withName(Names.nodeServiceAccount(backend))
         .withNamespace(settings.namespace())
         .build();
+  }
+
+  /** One subject per backend, ordered by name: the same backends give the same list. */
+  static List<Subject> nodeSubjects(Collection<StorageBackend> backends, Settings settings) {
+    return backends.stream()
+        .sorted(Comparator.comparing(backend -> backend.getMetadata().getName()))
+        .map(backend -> nodeSubject(backend, settings))
+        .toList();
   }
 
   private static PolicyRule rule(String group, String resource, String... verbs) {

@@ -149,8 +149,8 @@ class ModelTest {
     assertThat(RbacModel.role(MINIMAL, SETTINGS).getRules())
         .anySatisfy(rule -> assertThat(rule.getResources()).containsExactly("csistoragecapacities"))
         .anySatisfy(rule -> assertThat(rule.getResources()).containsExactly("leases"));
-    var binding = RbacModel.clusterRoleBinding(MINIMAL, SETTINGS);
-    assertThat(binding.getMetadata().getName()).isEqualTo("thinvol-local-node");
+    var binding = RbacModel.clusterRoleBinding(List.of(MINIMAL), SETTINGS);
+    assertThat(binding.getMetadata().getName()).isEqualTo(Names.NODE_CLUSTER_ROLE_BINDING);
     assertThat(binding.getRoleRef().getName()).isEqualTo(Names.NODE_CLUSTER_ROLE);
     assertThat(binding.getSubjects().get(0).getNamespace()).isEqualTo("thinvol-system");
     assertThat(binding.getSubjects().get(0).getName())

@@ -104,9 +104,9 @@ class PrivilegedSccAdmissionTest {
   }
 
   @Test
-  @DisplayName("Only the backend's node ServiceAccount is bound to the privileged SCC's role")
+  @DisplayName("Only the backends' node ServiceAccounts are bound to the privileged SCC's role")
   void onlyTheNodeServiceAccountIsBound() {
-    ClusterRoleBinding binding = PrivilegedSccModel.binding(BACKEND, OPEN_SHIFT);
+    ClusterRoleBinding binding = PrivilegedSccModel.binding(List.of(BACKEND), OPEN_SHIFT);
     assertThat(binding.getRoleRef().getKind()).isEqualTo("ClusterRole");
     assertThat(binding.getRoleRef().getName()).isEqualTo("system:openshift:scc:privileged");
     assertThat(binding.getSubjects())
