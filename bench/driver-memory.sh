@@ -111,5 +111,6 @@ echo "driver memory, MiB: RSS anon file threads (idle | after a TLS call | 1,000
   "| no-op call p50; $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg)"
 for _ in $(seq 1 "$rounds"); do
   round "$this" this
-  [ -n "$other" ] && round "$other" other
+  # an if, not an && list: a false test as the loop's last command made the script exit 1
+  if [ -n "$other" ]; then round "$other" other; fi
 done
