@@ -9,6 +9,8 @@
 # Usage: bench/aims.sh [runs]   (default 3)
 #   AIMS_QUICK=1 shrinks every part further, only to check the plumbing: its figures mean nothing.
 #   AIMS_LOG=FILE: the parts' reports (default /var/tmp/thinvol-aims-<UTC time>.log).
+#   AIMS_PREBUILT=1 skips the build (several minutes on a loaded machine): reuses target/ as an
+#   earlier run of this script left it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs="${1:-3}"
@@ -75,10 +77,12 @@ echo "bench/aims.sh $(date -u +%FT%TZ), $(nproc) cores, kernel $(uname -r), comm
   "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" > "$log"
 
 # Built once for every run: package, never install (other checkouts share ~/.m2).
-echo "$(date -u +%H:%M:%S) building the driver and the operator's test classes" >&2
-./mvnw -B -q -DskipTests -pl driver -am package dependency:build-classpath \
-  -Dmdep.outputFile=target/bench.cp -Dmdep.includeScope=test >> "$log" 2>&1
-source bench/operator-classpath.sh >> "$log" 2>&1
+if [ -z "${AIMS_PREBUILT:-}" ]; then
+  echo "$(date -u +%H:%M:%S) building the driver and the operator's test classes" >&2
+  ./mvnw -B -q -DskipTests -pl driver -am package dependency:build-classpath \
+    -Dmdep.outputFile=target/bench.cp -Dmdep.includeScope=test >> "$log" 2>&1
+  source bench/operator-classpath.sh >> "$log" 2>&1
+fi
 export BENCH_PREBUILT=1 BENCH_TMP="$root"
 
 for run in $(seq 1 "$runs"); do
@@ -139,7 +143,8 @@ rows=(
   "load_end|load average (1 min) at the run's end||"
 )
 median() {
-  sort -g | awk '{v[NR] = $1} END {if (NR) printf "%.2f", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'
+  sort -g | awk '{v[NR] = $1} END {
+    if (NR % 2) print v[(NR + 1) / 2]; else if (NR) printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 symbol() { case "$1" in le) echo "≤" ;; lt) echo "<" ;; ge) echo "≥" ;; esac; }
 met() {
