@@ -10,11 +10,15 @@
 # file fio wrote in full first (--overwrite=1: every write overwrites allocated blocks).
 # Needs root and fio (Debian: apt-get install -y fio). Takes ~5 minutes per round.
 # Usage: bench/datapath-bench.sh [rounds] [work dir on the filesystem to measure]
+#   Shorter runs: SIZE_MIB (sequential jobs, 1024), RAND_SECONDS (15), RAND_MIB (the random jobs'
+#   file, 1024), CONFIGS="direct ..." (only these loop configurations beside the host);
+#   RESULTS_OUT=FILE keeps the raw "<config> <job> <value>" lines.
 set -euo pipefail
 rounds="${1:-3}"
 work="$(mktemp -d "${2:-/var/tmp}/thinvol-datapath-XXXXXX")"
 size_mib="${SIZE_MIB:-1024}"  # what each sequential job writes and reads
 rand_seconds="${RAND_SECONDS:-15}"  # each random job runs this long
+rand_mib="${RAND_MIB:-1024}"  # the random jobs' file
 image_size=4G
 
 # name | losetup options | queue settings (sysfs attribute=value of the loop device's queue/)
@@ -25,14 +29,15 @@ configs=(
   "direct-4k-ra1m|--direct-io=on --sector-size 4096|read_ahead_kb=1024"
   "direct-4k-mqdl|--direct-io=on --sector-size 4096|scheduler=mq-deadline"
 )
+if [ -n "${CONFIGS:-}" ]; then
+  chosen=()
+  for config in "${configs[@]}"; do
+    [[ " $CONFIGS " == *" ${config%%|*} "* ]] && chosen+=("$config")
+  done
+  configs=("${chosen[@]}")
+fi
 
-dev=""
-cleanup() {
-  mountpoint -q "$work/mnt" 2>/dev/null && umount "$work/mnt"
-  [ -n "$dev" ] && losetup --detach "$dev" 2>/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
+trap '"$(dirname "$0")/release-under.sh" "$work"' EXIT
 
 drop_caches() { sync; echo 3 > /proc/sys/vm/drop_caches; }
 cached_kib() { awk '/^Cached:/ {print $2}' /proc/meminfo; }
@@ -51,7 +56,7 @@ fio_job() {
       local rw="${kind/overwrite/write}" overwrite=0
       [ "$kind" = randoverwrite ] && overwrite=1
       out=$(fio --name=j --directory="$dir" --filename=rand --rw="$rw" --overwrite=$overwrite \
-        --bs=4k --size=1G --ioengine=libaio --iodepth=16 --direct=1 --time_based \
+        --bs=4k --size=${rand_mib}M --ioengine=libaio --iodepth=16 --direct=1 --time_based \
         --runtime=$rand_seconds --randrepeat=0 --output-format=json)
       jq -r ".jobs[0].${rw#rand}.iops" <<<"$out" ;;
   esac
@@ -120,6 +125,7 @@ for round in $(seq 1 "$rounds"); do
   done
 done
 
+if [ -n "${RESULTS_OUT:-}" ]; then cp "$work/results" "$RESULTS_OUT"; fi
 median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 value() { awk -v c="$1" -v j="$2" '$1 == c && $2 == j {print $3}' "$work/results" | median; }
 spread() {

@@ -1,23 +1,26 @@
 #!/usr/bin/env bash
 # Driver benchmark: the driver (started by the container image's entry point) against the raw
 # tools on this machine. Prints the figures and their ratios. Needs root; takes a few minutes.
-# Usage: bench/driver-bench.sh   (RECLAIM_CASES=n1 runs only the 96 MiB single-volume reclaim)
+# Usage: bench/driver-bench.sh   (RECLAIM_CASES=n1 runs only the 96 MiB single-volume reclaim;
+#   DRIVER_OPS=stage runs only the stage/publish rounds of the "ops" part; DRIVER_FIGURES=FILE
+#   keeps the raw "key value" figures; BENCH_PREBUILT=1 skips the build; BENCH_TMP: where the
+#   temp dir goes, /var/tmp by default)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # package, never install: other checkouts on this machine share ~/.m2
-./mvnw -B -q -DskipTests -pl driver -am package dependency:build-classpath \
-  -Dmdep.outputFile=target/bench.cp -Dmdep.includeScope=test
+if [ -z "${BENCH_PREBUILT:-}" ]; then
+  ./mvnw -B -q -DskipTests -pl driver -am package dependency:build-classpath \
+    -Dmdep.outputFile=target/bench.cp -Dmdep.includeScope=test
+fi
 cp="driver/target/test-classes:driver/target/classes:$(cat driver/target/bench.cp)"
 # DRIVER_JAR measures another build of the driver with the same client and raw rounds
 jar="${DRIVER_JAR:-$(ls driver/target/thinvol-driver-*-all.jar | head -n 1)}"
-work="$(mktemp -d /var/tmp/thinvol-bench-XXXXXX)"
+work="$(mktemp -d "${BENCH_TMP:-/var/tmp}/thinvol-bench-XXXXXX")"
 driver_pid=""
 cleanup() {
   [ -n "$driver_pid" ] && kill "$driver_pid" 2>/dev/null && wait "$driver_pid" 2>/dev/null || true
-  for m in $(awk -v w="$work" '$5 ~ "^"w {print $5}' /proc/self/mountinfo | sort -r); do umount "$m" || true; done
-  losetup -a | awk -F: -v w="$work" 'index($0, w) {print $1}' | xargs -r -n1 losetup -d || true
-  rm -rf "$work"
+  bench/release-under.sh "$work"
 }
 trap cleanup EXIT
 
@@ -36,7 +39,7 @@ sleep 2
 rss() { awk '/VmRSS/ {printf "%.1f", $2 / 1024}' "/proc/$driver_pid/status"; }
 rss_idle=$(rss)
 bench() { java -cp "$cp" io.thinvol.driver.bench.DriverBenchmark "$work/csi.sock" "$work" "$1"; }
-bench ops > "$work/driver-figures"
+bench "${DRIVER_OPS:-ops}" > "$work/driver-figures"
 java -cp "$cp" io.thinvol.driver.bench.DriverBenchmark "$work/csi.sock" "$work" reclaim \
   "$work/addons.sock" "$work/data" "${RECLAIM_CASES:-n1,n8,n1_1g}" >> "$work/driver-figures"
 bench fill >> "$work/driver-figures"
@@ -45,6 +48,7 @@ rss_1000=$(rss)
 bench drain
 rss_after=$(rss)
 
+if [ -n "${DRIVER_FIGURES:-}" ]; then cp "$work/driver-figures" "$DRIVER_FIGURES"; fi
 fig() { awk -v k="$1" '$1 == k {print $2}' "$work/driver-figures"; }
 raw_stage_p50=$(fig raw_stage_p50_ms); raw_stage_p99=$(fig raw_stage_p99_ms)
 raw_pub_p50=$(fig raw_publish_p50_ms); raw_pub_p99=$(fig raw_publish_p99_ms)

@@ -9,16 +9,19 @@
 #   e.g. an older build; its rounds alternate with this tree's so both see the same machine.
 # Extra JVM flags for a diagnosis go in JAVA_OPTS, as in the image (e.g.
 # JAVA_OPTS=-XX:NativeMemoryTracking=summary adds the JVM's own account of each measure).
+# BENCH_PREBUILT=1 skips the build; BENCH_TMP: where the temp dir goes, /var/tmp by default.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds="${1:-3}"
 other="${2:-}"
 
 # package, never install: other checkouts on this machine share ~/.m2
-./mvnw -B -q -DskipTests -pl driver -am package dependency:build-classpath \
-  -Dmdep.outputFile=target/bench.cp -Dmdep.includeScope=test
+if [ -z "${BENCH_PREBUILT:-}" ]; then
+  ./mvnw -B -q -DskipTests -pl driver -am package dependency:build-classpath \
+    -Dmdep.outputFile=target/bench.cp -Dmdep.includeScope=test
+fi
 cp="driver/target/test-classes:driver/target/classes:$(cat driver/target/bench.cp)"
-work="$(mktemp -d /var/tmp/thinvol-memory-XXXXXX)"
+work="$(mktemp -d "${BENCH_TMP:-/var/tmp}/thinvol-memory-XXXXXX")"
 this="$work/this"
 mkdir -p "$this" "$work/tls"
 cp packaging/image/thinvol-driver "$this/thinvol"
@@ -108,5 +111,6 @@ echo "driver memory, MiB: RSS anon file threads (idle | after a TLS call | 1,000
   "| no-op call p50; $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg)"
 for _ in $(seq 1 "$rounds"); do
   round "$this" this
-  [ -n "$other" ] && round "$other" other
+  # an if, not an && list: a false test as the loop's last command made the script exit 1
+  if [ -n "$other" ]; then round "$other" other; fi
 done

@@ -21,10 +21,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * a test: bench/driver-bench.sh starts the driver, runs this, and compares with raw tools.
  *
  * <p>Usage: {@code DriverBenchmark SOCKET WORKDIR MODE} where MODE is {@code ops} (create/delete
- * throughput and latency, stage/publish latency), {@code reclaim ADDONS_SOCKET DATA_DIR [CASES]}
- * (NodeReclaimSpace against fstrim; CASES a comma list of n1, n8, n1_1g, all by default), {@code
- * fill} (create 1,000 volumes), {@code drain} (delete them) or {@code noop} (the no-op call's
- * latency only).
+ * throughput and latency, stage/publish latency), {@code stage} (stage/publish latency only),
+ * {@code reclaim ADDONS_SOCKET DATA_DIR [CASES]} (NodeReclaimSpace against fstrim; CASES a comma
+ * list of n1, n8, n1_1g, all by default), {@code fill} (create 1,000 volumes), {@code drain}
+ * (delete them) or {@code noop} (the no-op call's latency only).
  */
 public final class DriverBenchmark {
 
