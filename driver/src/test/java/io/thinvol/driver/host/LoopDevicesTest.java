@@ -116,6 +116,33 @@ class LoopDevicesTest {
   }
 
   @Test
+  void theDeviceLastFoundIsCheckedWithTheKernelBeforeItIsTrusted() throws Exception {
+    LoopDevice device = loops.attach(image);
+    Path other = root.resolve("data/other.img");
+    try (RandomAccessFile file = new RandomAccessFile(other.toFile(), "rw")) {
+      file.setLength(8 << 20);
+    }
+    assertThat(loops.find(image)).contains(device);
+    // detached behind the driver's back, then its node given to another file where the kernel lets
+    // us (another process may take the free node first: then it backs that process's file)
+    runner.run(TIMEOUT, List.of("losetup", "--detach", device.path().toString()));
+    runner.run(TIMEOUT, List.of("sh", "-c", "losetup " + device.path() + " " + other + " || true"));
+    assertThat(loops.find(image)).as("no longer the image's device").isEmpty();
+    assertThat(loops.find(other))
+        .as("the other file is found wherever it is attached")
+        .isEqualTo(loops.of(other).stream().findFirst());
+    loops.find(other).ifPresent(loops::detach);
+
+    LoopDevice again = loops.attach(image);
+    try {
+      assertThat(loops.find(image)).as("attached again, on any node").contains(again);
+    } finally {
+      loops.detach(again);
+    }
+    assertThat(loops.find(image)).isEmpty();
+  }
+
+  @Test
   void deviceNumbersAboveEightBitsOfMinorDecodeAsTheKernelEncodesThem() {
     int major = 259;
     int minor = 0x12345;
