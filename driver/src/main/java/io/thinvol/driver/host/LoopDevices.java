@@ -13,6 +13,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Finds, attaches, refreshes and detaches loop devices for image files. An image's devices are
@@ -29,6 +31,8 @@ import java.util.stream.Collectors;
 public final class LoopDevices {
 
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
+  private static final Duration RELEASE_WAIT = Duration.ofSeconds(5);
+  private static final Logger log = LoggerFactory.getLogger(LoopDevices.class);
 
   private static final Path SYS_BLOCK = Path.of("/sys/block");
   private static final Path DEV = Path.of("/dev");
@@ -227,6 +231,33 @@ public final class LoopDevices {
                 List.of("LOOP_CLR_FD", device.path().toString()),
                 () -> LoopControl.detach(device.path()))
             .meaning(Errno.ENXIO, "has no file attached (any more)"));
+    awaitReleased(device);
+  }
+
+  /**
+   * LOOP_CLR_FD on a device another process has open (udev's probe, any tool or driver listing loop
+   * devices) only marks it to be cleared at that process's close, so it still backs the image right
+   * after: a DeleteVolume that follows an unstage would be refused as "still staged". Waits for the
+   * kernel to clear it, a bounded while; a holder that keeps it open longer leaves it to be cleared
+   * at its close, as before.
+   */
+  private void awaitReleased(LoopDevice device) {
+    Path sysEntry = SYS_BLOCK.resolve(device.name());
+    long deadline = System.nanoTime() + RELEASE_WAIT.toNanos();
+    while (describe(sysEntry)
+        .filter(d -> d.backingFile().equals(device.backingFile()))
+        .isPresent()) {
+      if (System.nanoTime() > deadline) {
+        log.info("{} is cleared once its other users close it", device.path());
+        return;
+      }
+      try {
+        Thread.sleep(1);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
   }
 
   /** Detaches the read-write device backed by {@code image}; nothing when none is attached. */

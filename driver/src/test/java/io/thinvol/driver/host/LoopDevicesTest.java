@@ -6,10 +6,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.thinvol.driver.store.Catalog;
 import java.io.RandomAccessFile;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -140,6 +144,31 @@ class LoopDevicesTest {
       loops.detach(again);
     }
     assertThat(loops.find(image)).isEmpty();
+  }
+
+  @Test
+  void aDetachReturnsOnceTheKernelHasClearedADeviceAnotherProcessHeldOpen() throws Exception {
+    LoopDevice device = loops.attach(image);
+    FileChannel holder = FileChannel.open(device.path(), StandardOpenOption.READ);
+    CompletableFuture<Void> released =
+        CompletableFuture.runAsync(
+            () -> {
+              try {
+                Thread.sleep(500);
+                holder.close();
+              } catch (Exception e) {
+                throw new IllegalStateException(e);
+              }
+            });
+    try {
+      loops.detach(device);
+      assertThat(loops.find(image))
+          .as("no longer the image's device once detach returns")
+          .isEmpty();
+    } finally {
+      released.get(10, TimeUnit.SECONDS);
+      loops.find(image).ifPresent(loops::detach);
+    }
   }
 
   @Test
