@@ -58,7 +58,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
 cat <<REPORT
 thinvol driver benchmark ($(nproc) cores, $(uname -r), 40 interleaved rounds, 64 MiB ext4 volumes)
 
-A no-op call (NodeGetCapabilities): p50 $(fig noop_p50_ms) ms
+A no-op call (NodeGetCapabilities), warm: p50 $(fig noop_p50_ms) ms, p99 $(fig noop_p99_ms) ms (first 5,000 calls: p50 $(fig noop_first_p50_ms) ms)
 CreateVolume+DeleteVolume, 1 client:  $(fig create_delete_ops_per_s_c1) ops/s  (CreateVolume p50 $(fig create_p50_ms_c1) ms, p99 $(fig create_p99_ms_c1) ms)
 CreateVolume+DeleteVolume, 8 clients: $(fig create_delete_ops_per_s_c8) ops/s  (CreateVolume p50 $(fig create_p50_ms_c8) ms, p99 $(fig create_p99_ms_c8) ms)
 

@@ -8,9 +8,13 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Finds, attaches, refreshes and detaches loop devices for image files. An image's devices are
@@ -27,19 +31,63 @@ import java.util.stream.Collectors;
 public final class LoopDevices {
 
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
+  private static final Duration RELEASE_WAIT = Duration.ofSeconds(5);
+  private static final Logger log = LoggerFactory.getLogger(LoopDevices.class);
 
   private static final Path SYS_BLOCK = Path.of("/sys/block");
   private static final Path DEV = Path.of("/dev");
 
   private final CommandRunner runner;
 
+  /** The name of each image's read-write device when last seen: a hint, never trusted unchecked. */
+  private final Map<FileId, String> readWriteDevices = new ConcurrentHashMap<>();
+
   public LoopDevices(CommandRunner runner) {
     this.runner = runner;
   }
 
-  /** The read-write loop device backed by {@code image}, if any. */
+  /**
+   * The read-write loop device backed by {@code image}, if any. The device last found or attached
+   * for the image is asked first (one device's status, checked with the kernel like any other);
+   * only when it no longer backs the image are all devices scanned, which costs about a millisecond
+   * per 30 attached devices on every stage, publish and reclaim.
+   */
   public Optional<LoopDevice> find(Path image) {
-    return of(image).stream().filter(d -> !d.readOnly()).findFirst();
+    Optional<FileId> wanted = FileId.of(image);
+    if (wanted.isEmpty()) {
+      return Optional.empty();
+    }
+    Optional<LoopDevice> known = lastReadWrite(wanted.get());
+    if (known.isPresent()) {
+      return known;
+    }
+    Optional<LoopDevice> found =
+        all().stream().filter(d -> backsReadWrite(d, wanted.get())).findFirst();
+    found.ifPresent(this::remember);
+    return found;
+  }
+
+  private Optional<LoopDevice> lastReadWrite(FileId file) {
+    String name = readWriteDevices.get(file);
+    if (name == null) {
+      return Optional.empty();
+    }
+    Optional<LoopDevice> device =
+        describe(SYS_BLOCK.resolve(name)).filter(d -> backsReadWrite(d, file));
+    if (device.isEmpty()) {
+      readWriteDevices.remove(file, name); // detached, or another file's device now
+    }
+    return device;
+  }
+
+  private static boolean backsReadWrite(LoopDevice device, FileId file) {
+    return !device.readOnly() && device.backingFile().equals(file);
+  }
+
+  private void remember(LoopDevice device) {
+    if (!device.readOnly()) {
+      readWriteDevices.put(device.backingFile(), device.name());
+    }
   }
 
   /** The read-only loop device backed by {@code image}, if any. */
@@ -123,6 +171,7 @@ public final class LoopDevices {
         describe(SYS_BLOCK.resolve(device.getFileName().toString()))
             .orElseThrow(
                 () -> new HostCommandException(device + " was detached right after attaching it"));
+    remember(attached);
     if (mode == IoMode.DIRECT && ioMode(attached) != IoMode.DIRECT) {
       try { // a kernel before 5.8 binds buffered
         setIoMode(attached, mode);
@@ -175,12 +224,40 @@ public final class LoopDevices {
    * used, as with {@code losetup --detach}.
    */
   public void detach(LoopDevice device) {
+    readWriteDevices.remove(device.backingFile(), device.name());
     runner.call(
         TIMEOUT,
         HostCall.action(
                 List.of("LOOP_CLR_FD", device.path().toString()),
                 () -> LoopControl.detach(device.path()))
             .meaning(Errno.ENXIO, "has no file attached (any more)"));
+    awaitReleased(device);
+  }
+
+  /**
+   * LOOP_CLR_FD on a device another process has open (udev's probe, any tool or driver listing loop
+   * devices) only marks it to be cleared at that process's close, so it still backs the image right
+   * after: a DeleteVolume that follows an unstage would be refused as "still staged". Waits for the
+   * kernel to clear it, a bounded while; a holder that keeps it open longer leaves it to be cleared
+   * at its close, as before.
+   */
+  private void awaitReleased(LoopDevice device) {
+    Path sysEntry = SYS_BLOCK.resolve(device.name());
+    long deadline = System.nanoTime() + RELEASE_WAIT.toNanos();
+    while (describe(sysEntry)
+        .filter(d -> d.backingFile().equals(device.backingFile()))
+        .isPresent()) {
+      if (System.nanoTime() > deadline) {
+        log.info("{} is cleared once its other users close it", device.path());
+        return;
+      }
+      try {
+        Thread.sleep(1);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
   }
 
   /** Detaches the read-write device backed by {@code image}; nothing when none is attached. */

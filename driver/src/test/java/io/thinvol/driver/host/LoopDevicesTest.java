@@ -6,10 +6,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.thinvol.driver.store.Catalog;
 import java.io.RandomAccessFile;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -112,6 +116,58 @@ class LoopDevicesTest {
       assertThat(loops.find(moved)).map(LoopDevice::path).contains(device.path());
     } finally {
       loops.detach(device);
+    }
+  }
+
+  @Test
+  void theDeviceLastFoundIsCheckedWithTheKernelBeforeItIsTrusted() throws Exception {
+    LoopDevice device = loops.attach(image);
+    Path other = root.resolve("data/other.img");
+    try (RandomAccessFile file = new RandomAccessFile(other.toFile(), "rw")) {
+      file.setLength(8 << 20);
+    }
+    assertThat(loops.find(image)).contains(device);
+    // detached behind the driver's back, then its node given to another file where the kernel lets
+    // us (another process may take the free node first: then it backs that process's file)
+    runner.run(TIMEOUT, List.of("losetup", "--detach", device.path().toString()));
+    runner.run(TIMEOUT, List.of("sh", "-c", "losetup " + device.path() + " " + other + " || true"));
+    assertThat(loops.find(image)).as("no longer the image's device").isEmpty();
+    assertThat(loops.find(other))
+        .as("the other file is found wherever it is attached")
+        .isEqualTo(loops.of(other).stream().findFirst());
+    loops.find(other).ifPresent(loops::detach);
+
+    LoopDevice again = loops.attach(image);
+    try {
+      assertThat(loops.find(image)).as("attached again, on any node").contains(again);
+    } finally {
+      loops.detach(again);
+    }
+    assertThat(loops.find(image)).isEmpty();
+  }
+
+  @Test
+  void aDetachReturnsOnceTheKernelHasClearedADeviceAnotherProcessHeldOpen() throws Exception {
+    LoopDevice device = loops.attach(image);
+    FileChannel holder = FileChannel.open(device.path(), StandardOpenOption.READ);
+    CompletableFuture<Void> released =
+        CompletableFuture.runAsync(
+            () -> {
+              try {
+                Thread.sleep(500);
+                holder.close();
+              } catch (Exception e) {
+                throw new IllegalStateException(e);
+              }
+            });
+    try {
+      loops.detach(device);
+      assertThat(loops.find(image))
+          .as("no longer the image's device once detach returns")
+          .isEmpty();
+    } finally {
+      released.get(10, TimeUnit.SECONDS);
+      loops.find(image).ifPresent(loops::detach);
     }
   }
 
