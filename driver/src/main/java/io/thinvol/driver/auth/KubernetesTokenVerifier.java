@@ -1,7 +1,7 @@
 package io.thinvol.driver.auth;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.thinvol.driver.kube.ApiServer;
+import io.thinvol.driver.kube.JsonTree;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -47,7 +47,7 @@ public final class KubernetesTokenVerifier implements TokenVerifier {
             "apiVersion", "authentication.k8s.io/v1",
             "kind", "TokenReview",
             "spec", Map.of("token", token, "audiences", List.of(audience)));
-    JsonNode status;
+    JsonTree status;
     try {
       status = api().post(PATH, review).path("status");
     } catch (IllegalStateException e) {
@@ -55,7 +55,7 @@ public final class KubernetesTokenVerifier implements TokenVerifier {
       throw new IllegalStateException("the TokenReview failed: " + e.getMessage(), e);
     }
     boolean namesAudience = false;
-    for (JsonNode named : status.path("audiences")) {
+    for (JsonTree named : status.path("audiences")) {
       namesAudience |= audience.equals(named.asText());
     }
     String username = status.path("user").path("username").asText("");

@@ -1,7 +1,6 @@
 package io.thinvol.driver.auth;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.thinvol.driver.kube.JsonTree;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
@@ -28,7 +27,6 @@ final class TokenScreen {
   /** Clocks of the node and the API server may differ this much. */
   static final Duration SKEW = Duration.ofMinutes(1);
 
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static final Base64.Decoder BASE64URL = Base64.getUrlDecoder();
 
   /**
@@ -55,11 +53,11 @@ final class TokenScreen {
     if (parts.length != 3 || parts[0].isEmpty() || parts[1].isEmpty() || parts[2].isEmpty()) {
       return Result.refused("the token is not a JWT (three base64url parts)");
     }
-    JsonNode header;
-    JsonNode payload;
+    JsonTree header;
+    JsonTree payload;
     try {
-      header = JSON.readTree(BASE64URL.decode(parts[0]));
-      payload = JSON.readTree(BASE64URL.decode(parts[1]));
+      header = JsonTree.parse(BASE64URL.decode(parts[0]));
+      payload = JsonTree.parse(BASE64URL.decode(parts[1]));
       BASE64URL.decode(parts[2]);
     } catch (IllegalArgumentException | IOException e) {
       return Result.refused("the token is not a JWT (a part is not base64url-encoded JSON)");
@@ -79,7 +77,7 @@ final class TokenScreen {
               + audience
               + "': send a projected ServiceAccount token with that audience");
     }
-    JsonNode exp = payload.path("exp");
+    JsonTree exp = payload.path("exp");
     if (!exp.canConvertToLong()) {
       return Result.refused("the token has no expiry (exp): send a projected ServiceAccount token");
     }
@@ -91,7 +89,7 @@ final class TokenScreen {
   }
 
   /** {@code aud} is a string or an array of strings (RFC 7519 4.1.3). */
-  private static Set<String> audiences(JsonNode aud) {
+  private static Set<String> audiences(JsonTree aud) {
     if (aud.isTextual()) {
       return Set.of(aud.asText());
     }

@@ -1,7 +1,6 @@
 package io.thinvol.driver.kube;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.jr.ob.JSON;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -30,7 +29,6 @@ public final class ApiServer {
   private static final Path SERVICE_ACCOUNT =
       Path.of("/var/run/secrets/kubernetes.io/serviceaccount");
   private static final Duration TIMEOUT = Duration.ofSeconds(10);
-  private static final ObjectMapper JSON = new ObjectMapper();
   static final String URL_VARIABLE = "THINVOL_KUBE_API_URL";
   static final String TOKEN_FILE_VARIABLE = "THINVOL_KUBE_TOKEN_FILE";
 
@@ -91,12 +89,12 @@ public final class ApiServer {
   }
 
   /** GETs {@code path} (with its query, already encoded) and returns the answer. */
-  public JsonNode get(String path) {
+  public JsonTree get(String path) {
     return send(request(path).GET());
   }
 
   /** POSTs {@code body} as JSON and returns the answer. */
-  public JsonNode post(String path, Object body) {
+  public JsonTree post(String path, Object body) {
     return send(
         request(path)
             .header("Content-Type", "application/json")
@@ -104,7 +102,7 @@ public final class ApiServer {
   }
 
   /** A strategic-merge patch of {@code path}. */
-  public JsonNode strategicMergePatch(String path, Object body) {
+  public JsonTree strategicMergePatch(String path, Object body) {
     return send(
         request(path)
             .header("Content-Type", "application/strategic-merge-patch+json")
@@ -120,7 +118,7 @@ public final class ApiServer {
     return bearer.isEmpty() ? request : request.header("Authorization", "Bearer " + bearer);
   }
 
-  private JsonNode send(HttpRequest.Builder request) {
+  private JsonTree send(HttpRequest.Builder request) {
     HttpRequest built = request.build();
     HttpResponse<InputStream> response;
     try {
@@ -133,9 +131,9 @@ public final class ApiServer {
       throw new IllegalStateException(
           built.method() + " " + built.uri().getPath() + " interrupted");
     }
-    JsonNode answer;
+    JsonTree answer;
     try (InputStream in = response.body()) {
-      answer = JSON.readTree(in);
+      answer = JsonTree.parse(in);
     } catch (IOException e) {
       answer = null;
     }
@@ -156,7 +154,7 @@ public final class ApiServer {
 
   private static byte[] json(Object body) {
     try {
-      return JSON.writeValueAsBytes(body);
+      return JSON.std.asBytes(body);
     } catch (IOException e) {
       throw new IllegalStateException(e);
     }

@@ -1,9 +1,9 @@
 package io.thinvol.driver.peer;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.grpc.Status;
 import io.thinvol.driver.core.CsiException;
 import io.thinvol.driver.kube.ApiServer;
+import io.thinvol.driver.kube.JsonTree;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.function.Supplier;
@@ -32,7 +32,7 @@ final class DriverPods {
 
   /** The running driver pod on {@code node}; UNAVAILABLE, saying why, when there is none. */
   PeerEndpoint on(String node) {
-    JsonNode pods;
+    JsonTree pods;
     try {
       pods =
           api.get()
@@ -49,7 +49,7 @@ final class DriverPods {
           "cannot look up the driver pod of node " + node + " (list pods): " + e.getMessage());
     }
     String seen = null;
-    for (JsonNode pod : pods.path("items")) {
+    for (JsonTree pod : pods.path("items")) {
       String name = pod.path("metadata").path("name").asText();
       seen = name;
       String ip = pod.path("status").path("podIP").asText("");
@@ -71,9 +71,9 @@ final class DriverPods {
                 "driver pod %s on node %s, which holds the volume, is not running", seen, node));
   }
 
-  private int addonsPort(JsonNode pod) {
-    for (JsonNode container : pod.path("spec").path("containers")) {
-      for (JsonNode port : container.path("ports")) {
+  private int addonsPort(JsonTree pod) {
+    for (JsonTree container : pod.path("spec").path("containers")) {
+      for (JsonTree port : container.path("ports")) {
         if (PORT_NAME.equals(port.path("name").asText()) && port.has("containerPort")) {
           return port.path("containerPort").asInt();
         }

@@ -1,10 +1,10 @@
 package io.thinvol.driver.peer;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.grpc.Status;
 import io.thinvol.driver.config.DriverConfig;
 import io.thinvol.driver.core.CsiException;
 import io.thinvol.driver.kube.ApiServer;
+import io.thinvol.driver.kube.JsonTree;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
@@ -51,7 +51,7 @@ final class VolumeNodes {
         return node;
       }
     }
-    JsonNode volume = find(volumeId);
+    JsonTree volume = find(volumeId);
     String node =
         nodeAffinity(volume)
             .orElseThrow(
@@ -74,12 +74,12 @@ final class VolumeNodes {
     }
   }
 
-  private JsonNode find(String volumeId) {
+  private JsonTree find(String volumeId) {
     String next = "";
     do {
-      JsonNode page = list(next);
-      for (JsonNode volume : page.path("items")) {
-        JsonNode csi = volume.path("spec").path("csi");
+      JsonTree page = list(next);
+      for (JsonTree volume : page.path("items")) {
+        JsonTree csi = volume.path("spec").path("csi");
         if (driverName.equals(csi.path("driver").asText())
             && volumeId.equals(csi.path("volumeHandle").asText())) {
           return volume;
@@ -93,7 +93,7 @@ final class VolumeNodes {
         volumeId, driverName);
   }
 
-  private JsonNode list(String continueToken) {
+  private JsonTree list(String continueToken) {
     String path = "/api/v1/persistentvolumes?limit=" + PAGE;
     if (!continueToken.isEmpty()) {
       path += "&continue=" + URLEncoder.encode(continueToken, StandardCharsets.UTF_8);
@@ -107,10 +107,10 @@ final class VolumeNodes {
     }
   }
 
-  private static Optional<String> nodeAffinity(JsonNode volume) {
-    for (JsonNode term :
+  private static Optional<String> nodeAffinity(JsonTree volume) {
+    for (JsonTree term :
         volume.path("spec").path("nodeAffinity").path("required").path("nodeSelectorTerms")) {
-      for (JsonNode expression : term.path("matchExpressions")) {
+      for (JsonTree expression : term.path("matchExpressions")) {
         if (DriverConfig.TOPOLOGY_KEY.equals(expression.path("key").asText())
             && "In".equals(expression.path("operator").asText())
             && expression.path("values").size() > 0) {

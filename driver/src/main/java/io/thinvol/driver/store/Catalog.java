@@ -1,8 +1,6 @@
 package io.thinvol.driver.store;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.jr.ob.JSON;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.DirectoryStream;
@@ -25,10 +23,15 @@ import org.slf4j.LoggerFactory;
 public final class Catalog {
 
   private static final Logger log = LoggerFactory.getLogger(Catalog.class);
-  static final ObjectMapper JSON =
-      new ObjectMapper()
-          .enable(SerializationFeature.INDENT_OUTPUT)
-          .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+  /**
+   * Records as indented JSON, null members left out; members a newer driver added are ignored. A
+   * file missing a member of primitive type (which every driver has written) is unreadable.
+   */
+  static final JSON RECORDS =
+      JSON.std
+          .with(JSON.Feature.PRETTY_PRINT_OUTPUT)
+          .without(JSON.Feature.FAIL_ON_UNKNOWN_BEAN_PROPERTY, JSON.Feature.WRITE_NULL_PROPERTIES);
 
   private final DataLayout layout;
   private final ConcurrentMap<String, VolumeRecord> volumes = new ConcurrentHashMap<>();
@@ -73,7 +76,7 @@ public final class Catalog {
         }
         T record;
         try {
-          record = JSON.readValue(meta.toFile(), type);
+          record = RECORDS.beanFrom(type, meta.toFile());
         } catch (IOException e) {
           // One unreadable file must not take every other volume of the node offline. The
           // directory is left as it is, for a person to look at.
@@ -132,7 +135,7 @@ public final class Catalog {
 
   /** Writes the meta file inside a directory that is still being assembled. */
   public static void writeMeta(Path dir, Object record) throws IOException {
-    AtomicFiles.write(dir.resolve(DataLayout.META), JSON.writeValueAsBytes(record));
+    AtomicFiles.write(dir.resolve(DataLayout.META), RECORDS.asBytes(record));
   }
 
   /** Publishes an assembled volume directory under its final name and indexes it. */

@@ -51,7 +51,7 @@ public final class GroupCatalog {
         }
         try {
           GroupSnapshotRecord record =
-              Catalog.JSON.readValue(file.toFile(), GroupSnapshotRecord.class);
+              Catalog.RECORDS.beanFrom(GroupSnapshotRecord.class, file.toFile());
           if (record.id().equals(id)) {
             index(record);
             continue;
@@ -84,7 +84,7 @@ public final class GroupCatalog {
 
   /** Writes the group's file durably, then indexes it. */
   public void publish(GroupSnapshotRecord record) throws IOException {
-    AtomicFiles.write(layout.groupFile(record.id()), Catalog.JSON.writeValueAsBytes(record));
+    AtomicFiles.write(layout.groupFile(record.id()), Catalog.RECORDS.asBytes(record));
     index(record);
   }
 

@@ -1,7 +1,5 @@
 package io.thinvol.driver.store;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
-
 /**
  * What a snapshot's {@code meta.json} says.
  *
@@ -13,7 +11,6 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * @param groupSnapshotId the group snapshot this snapshot was taken in, null for a snapshot of its
  *     own. A member is deleted only with its group (the spec's "snapshot is part of a group").
  */
-@JsonInclude(JsonInclude.Include.NON_NULL)
 public record SnapshotRecord(
     int schemaVersion,
     String id,

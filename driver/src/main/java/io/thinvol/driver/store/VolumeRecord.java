@@ -1,6 +1,5 @@
 package io.thinvol.driver.store;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.Map;
 
 /**
@@ -17,7 +16,6 @@ import java.util.Map;
  *     StorageClass parameter that ControllerModifyVolume may change. Null in records written before
  *     the field existed, whose devices were always attached buffered
  */
-@JsonInclude(JsonInclude.Include.NON_NULL)
 public record VolumeRecord(
     int schemaVersion,
     String id,

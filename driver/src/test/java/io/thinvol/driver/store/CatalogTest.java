@@ -102,4 +102,66 @@ class CatalogTest {
     assertThat(reopened.unreadable()).containsExactly(layout.volumeDir(broken));
     assertThat(Files.readString(layout.volumeImage(broken))).isEqualTo("user data");
   }
+
+  @Test
+  void readsMetaFilesAsEarlierDriversWroteThem() throws IOException {
+    // jackson-databind's output (declaration order, nulls left out), plus a member a newer
+    // driver might add: the records must read the same after the switch to jackson-jr.
+    String id = Ids.newVolumeId();
+    Files.createDirectories(layout.volumeDir(id));
+    Files.writeString(
+        layout.volumeDir(id).resolve(DataLayout.META),
+        """
+        {
+          "schemaVersion" : 1,
+          "id" : "%s",
+          "name" : "pvc-1",
+          "sizeBytes" : 1073741824,
+          "accessType" : "MOUNT",
+          "fsType" : "ext4",
+          "contentSource" : {
+            "kind" : "SNAPSHOT",
+            "id" : "snap-1"
+          },
+          "createdAt" : "2026-11-22T00:00:00Z",
+          "parameters" : {
+            "ioMode" : "direct"
+          },
+          "growFilesystemPending" : true,
+          "formatted" : true,
+          "ioMode" : "direct",
+          "addedByANewerDriver" : [ 1, { "x" : null } ]
+        }
+        """
+            .formatted(id));
+
+    Catalog catalog = Catalog.open(layout);
+
+    assertThat(catalog.volume(id))
+        .contains(
+            new VolumeRecord(
+                1,
+                id,
+                "pvc-1",
+                1L << 30,
+                AccessType.MOUNT,
+                "ext4",
+                new ContentSource(ContentSource.Kind.SNAPSHOT, "snap-1"),
+                "2026-11-22T00:00:00Z",
+                Map.of("ioMode", "direct"),
+                true,
+                true,
+                "direct"));
+    assertThat(catalog.unreadable()).isEmpty();
+  }
+
+  @Test
+  void writesNoNullMembers() throws IOException {
+    Path dir = Files.createDirectories(root.resolve("written"));
+    Catalog.writeMeta(dir, record("vol-1", "pvc-1"));
+
+    String written = Files.readString(dir.resolve(DataLayout.META));
+    assertThat(written).contains("\"id\" : \"vol-1\"").doesNotContain("null");
+    assertThat(written.lines()).hasSizeGreaterThan(5); // indented, for a person reading it
+  }
 }
