@@ -15,12 +15,14 @@ import io.thinvol.api.kube.Events;
 import java.time.Clock;
 
 /** The space-reclaim reconcilers, registered in the operator's process. */
-public final class Addons {
+public final class Addons implements AutoCloseable {
 
   private final AddonsMetrics metrics;
+  private final EventQueue eventQueue;
 
-  private Addons(AddonsMetrics metrics) {
+  private Addons(AddonsMetrics metrics, EventQueue eventQueue) {
     this.metrics = metrics;
+    this.eventQueue = eventQueue;
   }
 
   /** Registers the reconcilers; call before {@link Operator#start()}. */
@@ -33,6 +35,7 @@ public final class Addons {
     ReclaimLimits limits = new ReclaimLimits();
     AddonsMetrics metrics = new AddonsMetrics(limits);
     Events events = new Events(client, clock);
+    EventQueue eventQueue = new EventQueue();
     JobsByClaim jobsByClaim = new JobsByClaim();
     ScheduledJobs scheduledJobs = new ScheduledJobs(client, events, jobsByClaim);
     ResolverCaches caches = new ResolverCaches(settings.namespace());
@@ -46,15 +49,22 @@ public final class Addons {
             settings,
             metrics,
             events,
+            eventQueue,
             scheduledJobs,
             clock));
     operator.register(new ReclaimSpaceCronJobReconciler(events, clock, settings.staggerWindow()));
     operator.register(
         new ScheduleReconciler(scheduledJobs, events, metrics, clock, settings.staggerWindow()));
-    return new Addons(metrics);
+    return new Addons(metrics, eventQueue);
   }
 
   public AddonsMetrics metrics() {
     return metrics;
+  }
+
+  /** Records the Events still queued; call after {@link Operator#stop()}. */
+  @Override
+  public void close() {
+    eventQueue.close();
   }
 }

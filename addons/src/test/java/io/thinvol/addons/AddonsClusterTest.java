@@ -94,6 +94,7 @@ abstract class AddonsClusterTest {
   /** Stops the operator; {@code whileDown} runs; a new operator process starts on the cluster. */
   void restartOperator(Runnable whileDown) {
     operator.stop();
+    addons.close();
     whileDown.run();
     runOperator();
   }
@@ -110,6 +111,7 @@ abstract class AddonsClusterTest {
           .isEmpty();
     } finally {
       operator.stop();
+      addons.close();
       operatorClient.close();
       cluster.close();
     }
