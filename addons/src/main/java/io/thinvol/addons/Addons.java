@@ -32,10 +32,20 @@ public final class Addons implements AutoCloseable {
       AddonsSettings settings,
       ReclaimCaller caller,
       Clock clock) {
+    return register(operator, client, settings, caller, clock, new EventQueue());
+  }
+
+  /** As {@link #register}, recording the jobs' Events through {@code eventQueue}. */
+  static Addons register(
+      Operator operator,
+      KubernetesClient client,
+      AddonsSettings settings,
+      ReclaimCaller caller,
+      Clock clock,
+      EventQueue eventQueue) {
     ReclaimLimits limits = new ReclaimLimits();
     AddonsMetrics metrics = new AddonsMetrics(limits);
     Events events = new Events(client, clock);
-    EventQueue eventQueue = new EventQueue();
     JobsByClaim jobsByClaim = new JobsByClaim();
     ScheduledJobs scheduledJobs = new ScheduledJobs(client, events, jobsByClaim);
     ResolverCaches caches = new ResolverCaches(settings.namespace());

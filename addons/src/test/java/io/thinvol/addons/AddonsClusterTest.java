@@ -50,6 +50,10 @@ abstract class AddonsClusterTest {
   KubernetesClient operatorClient;
   Operator operator;
   Addons addons;
+
+  /** Where the reconcilers queue the jobs' Events. */
+  EventQueue eventQueue;
+
   final ReconcileCounter reconciles = new ReconcileCounter();
 
   /** The driver endpoint the reconcilers call. */
@@ -81,13 +85,15 @@ abstract class AddonsClusterTest {
                     .withCloseClientOnStop(false)
                     .withUseSSAToPatchPrimaryResource(false)
                     .withMetrics(reconciles));
+    eventQueue = new EventQueue();
     addons =
         Addons.register(
             operator,
             operatorClient,
             new AddonsSettings(NAMESPACE, FIRST_BACKOFF, Duration.ofSeconds(8), staggerWindow()),
             caller(),
-            clock());
+            clock(),
+            eventQueue);
     operator.start();
   }
 
