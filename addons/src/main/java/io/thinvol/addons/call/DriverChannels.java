@@ -70,7 +70,12 @@ final class DriverChannels implements AutoCloseable {
         endpoint.certificate() != null
             ? endpoint.certificate()
             : certificate(endpoint.backendName(), now);
-    Key key = new Key(endpoint, certificate);
+    // one channel per pod and certificate, however the certificate was found
+    Key key =
+        new Key(
+            new DriverEndpoint(
+                endpoint.backendName(), endpoint.podName(), endpoint.host(), endpoint.port(), null),
+            certificate);
     channels
         .entrySet()
         .removeIf(
