@@ -15,12 +15,14 @@ import io.thinvol.api.kube.Events;
 import java.time.Clock;
 
 /** The space-reclaim reconcilers, registered in the operator's process. */
-public final class Addons {
+public final class Addons implements AutoCloseable {
 
   private final AddonsMetrics metrics;
+  private final EventQueue eventQueue;
 
-  private Addons(AddonsMetrics metrics) {
+  private Addons(AddonsMetrics metrics, EventQueue eventQueue) {
     this.metrics = metrics;
+    this.eventQueue = eventQueue;
   }
 
   /** Registers the reconcilers; call before {@link Operator#start()}. */
@@ -30,6 +32,17 @@ public final class Addons {
       AddonsSettings settings,
       ReclaimCaller caller,
       Clock clock) {
+    return register(operator, client, settings, caller, clock, new EventQueue());
+  }
+
+  /** As {@link #register}, recording the jobs' Events through {@code eventQueue}. */
+  static Addons register(
+      Operator operator,
+      KubernetesClient client,
+      AddonsSettings settings,
+      ReclaimCaller caller,
+      Clock clock,
+      EventQueue eventQueue) {
     ReclaimLimits limits = new ReclaimLimits();
     AddonsMetrics metrics = new AddonsMetrics(limits);
     Events events = new Events(client, clock);
@@ -46,15 +59,22 @@ public final class Addons {
             settings,
             metrics,
             events,
+            eventQueue,
             scheduledJobs,
             clock));
     operator.register(new ReclaimSpaceCronJobReconciler(events, clock, settings.staggerWindow()));
     operator.register(
         new ScheduleReconciler(scheduledJobs, events, metrics, clock, settings.staggerWindow()));
-    return new Addons(metrics);
+    return new Addons(metrics, eventQueue);
   }
 
   public AddonsMetrics metrics() {
     return metrics;
+  }
+
+  /** Records the Events still queued; call after {@link Operator#stop()}. */
+  @Override
+  public void close() {
+    eventQueue.close();
   }
 }

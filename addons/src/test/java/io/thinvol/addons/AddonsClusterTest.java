@@ -50,6 +50,10 @@ abstract class AddonsClusterTest {
   KubernetesClient operatorClient;
   Operator operator;
   Addons addons;
+
+  /** Where the reconcilers queue the jobs' Events. */
+  EventQueue eventQueue;
+
   final ReconcileCounter reconciles = new ReconcileCounter();
 
   /** The driver endpoint the reconcilers call. */
@@ -81,19 +85,22 @@ abstract class AddonsClusterTest {
                     .withCloseClientOnStop(false)
                     .withUseSSAToPatchPrimaryResource(false)
                     .withMetrics(reconciles));
+    eventQueue = new EventQueue();
     addons =
         Addons.register(
             operator,
             operatorClient,
             new AddonsSettings(NAMESPACE, FIRST_BACKOFF, Duration.ofSeconds(8), staggerWindow()),
             caller(),
-            clock());
+            clock(),
+            eventQueue);
     operator.start();
   }
 
   /** Stops the operator; {@code whileDown} runs; a new operator process starts on the cluster. */
   void restartOperator(Runnable whileDown) {
     operator.stop();
+    addons.close();
     whileDown.run();
     runOperator();
   }
@@ -110,6 +117,7 @@ abstract class AddonsClusterTest {
           .isEmpty();
     } finally {
       operator.stop();
+      addons.close();
       operatorClient.close();
       cluster.close();
     }

@@ -132,6 +132,7 @@ public final class ClusterFixtures {
         .withNewMetadata()
         .withName(BackendNames.addonsTlsSecret(backend))
         .withNamespace(namespace)
+        .withLabels(Map.of(BackendNames.BACKEND_LABEL, backend))
         .endMetadata()
         .withType("kubernetes.io/tls")
         .withData(

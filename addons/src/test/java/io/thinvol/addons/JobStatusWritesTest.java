@@ -10,6 +10,7 @@ import io.thinvol.testing.StrictApiServer;
 import io.thinvol.testing.TestCluster;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -80,6 +81,29 @@ class JobStatusWritesTest extends AddonsClusterTest {
     assertThat(awaitResult("long").getStatus().getStartTime())
         .isEqualTo(running.getStatus().getStartTime());
     assertThat(statusWrites("long")).isEqualTo(2);
+  }
+
+  @Test
+  void aJobGetsItsResultWhileTheApiServerHoldsItsEvents() {
+    boundClaim("data", "vol-1", "node-a");
+    CountDownLatch eventsHeld = new CountDownLatch(1);
+    eventQueue.post(() -> awaitQuietly(eventsHeld)); // an Event request that does not return
+
+    ReclaimSpaceJob job = awaitResult(job("held", "data", s -> {}).getMetadata().getName());
+
+    assertThat(job.getStatus().getResult()).isEqualTo("Succeeded");
+    assertThat(eventReasons(APPS, "held")).isEmpty();
+    eventsHeld.countDown();
+    await("Events", () -> eventReasons(APPS, "held").size() == 2);
+    assertThat(eventReasons(APPS, "held")).containsExactly("Started", "Succeeded");
+  }
+
+  private static void awaitQuietly(CountDownLatch latch) {
+    try {
+      latch.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /** The operator's writes of a job's status the API server accepted. */

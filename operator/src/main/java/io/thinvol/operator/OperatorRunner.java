@@ -167,5 +167,6 @@ public final class OperatorRunner implements AutoCloseable {
       http.stop(0);
     }
     operator.stop();
+    addons.close();
   }
 }

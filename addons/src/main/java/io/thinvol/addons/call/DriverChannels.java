@@ -5,14 +5,13 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.NettyChannelBuilder;
+import io.thinvol.addons.resolve.AddonsCertificate;
 import io.thinvol.addons.resolve.DriverEndpoint;
 import io.thinvol.api.BackendNames;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Base64;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
@@ -67,8 +66,16 @@ final class DriverChannels implements AutoCloseable {
    */
   ManagedChannel channel(DriverEndpoint endpoint) {
     long now = nanoTime.getAsLong();
-    String certificate = certificate(endpoint.backendName(), now);
-    Key key = new Key(endpoint, certificate);
+    String certificate =
+        endpoint.certificate() != null
+            ? endpoint.certificate()
+            : certificate(endpoint.backendName(), now);
+    // one channel per pod and certificate, however the certificate was found
+    Key key =
+        new Key(
+            new DriverEndpoint(
+                endpoint.backendName(), endpoint.podName(), endpoint.host(), endpoint.port(), null),
+            certificate);
     channels
         .entrySet()
         .removeIf(
@@ -114,7 +121,10 @@ final class DriverChannels implements AutoCloseable {
     }
   }
 
-  /** The PEM certificate the backend's driver pods present, read at most once a minute. */
+  /**
+   * The PEM certificate the backend's driver pods present, read at most once a minute: for an
+   * endpoint resolved before the operator's cache held the Secret.
+   */
   private String certificate(String backend, long now) {
     Certificate cached = certificates.get(backend);
     if (cached != null && now - cached.readAtNanos() < CERTIFICATE_TTL.toNanos()) {
@@ -132,10 +142,7 @@ final class DriverChannels implements AutoCloseable {
       throw new IllegalStateException(
           "Secret " + namespace + "/" + name + " with the driver's certificate does not exist");
     }
-    return Optional.ofNullable(secret.getData())
-        .map(d -> d.get("tls.crt"))
-        .map(b64 -> new String(Base64.getDecoder().decode(b64), StandardCharsets.US_ASCII))
-        .or(() -> Optional.ofNullable(secret.getStringData()).map(d -> d.get("tls.crt")))
+    return AddonsCertificate.of(secret)
         .orElseThrow(
             () ->
                 new IllegalStateException(

@@ -11,6 +11,7 @@ import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.thinvol.addons.AddonsMetrics;
 import io.thinvol.addons.AddonsSettings;
+import io.thinvol.addons.EventQueue;
 import io.thinvol.addons.call.ReclaimCaller;
 import io.thinvol.addons.call.ReclaimLimits;
 import io.thinvol.addons.resolve.ResolverCaches;
@@ -31,7 +32,9 @@ import org.slf4j.MDC;
  * restart the attempt is made again, and the driver answers ABORTED while an old one still runs.
  *
  * <p>The status of a step that started a call is saved with the call's result when the call ends
- * within {@link #SAVE_PROGRESS_AFTER}, else then: a short reclaim is one status write, not two.
+ * within {@link #SAVE_PROGRESS_AFTER}, else then: a short reclaim is one status write, not two. A
+ * step's Events are queued once its status is saved ({@link EventQueue}): their requests do not
+ * hold the reconcile thread.
  */
 @ControllerConfiguration(name = "reclaimspacejob")
 public class ReclaimSpaceJobReconciler implements Reconciler<ReclaimSpaceJob> {
@@ -47,6 +50,7 @@ public class ReclaimSpaceJobReconciler implements Reconciler<ReclaimSpaceJob> {
   private final JobsByClaim jobsByClaim;
   private final Clock clock;
   private final FinishedJobs finishedJobs;
+  private final EventQueue eventQueue;
 
   /**
    * @param caches what {@code resolver} reads, filled by this controller's informers
@@ -61,11 +65,13 @@ public class ReclaimSpaceJobReconciler implements Reconciler<ReclaimSpaceJob> {
       AddonsSettings settings,
       AddonsMetrics metrics,
       Events events,
+      EventQueue eventQueue,
       FinishedJobs finishedJobs,
       Clock clock) {
     this.services =
         new JobStep.Services(
             resolver, new InFlightCalls(caller, limits), limits, settings, metrics, events);
+    this.eventQueue = eventQueue;
     this.caches = caches;
     this.jobsByClaim = jobsByClaim;
     this.finishedJobs = finishedJobs;
@@ -110,7 +116,7 @@ public class ReclaimSpaceJobReconciler implements Reconciler<ReclaimSpaceJob> {
                   fresh.setStatus(step.status());
                   return fresh;
                 });
-        step.announce();
+        eventQueue.post(step::announce);
         if (step.status().getResult() != null) {
           finishedJobs.finished(written, true);
         }

@@ -3,6 +3,7 @@ package io.thinvol.addons.resolve;
 import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
@@ -21,8 +22,9 @@ import java.util.function.Supplier;
 
 /**
  * What a job's target is resolved through, from informers of the ReclaimSpaceJob controller instead
- * of a GET or LIST per attempt: PVCs, PVs, StorageBackends, and the driver pods of the operator's
- * namespace indexed by backend and node. A change to a PVC, or to the PV bound to it, wakes the
+ * of a GET or LIST per attempt: PVCs, PVs, StorageBackends, the driver pods of the operator's
+ * namespace indexed by backend and node, and the backends' TLS Secrets (the certificate a call
+ * pins, so that a call reads no Secret). A change to a PVC, or to the PV bound to it, wakes the
  * jobs of that PVC (a job waiting for its claim to bind goes on at once). An object missing from a
  * cache is looked up live once before a job fails for it: one created in the same apply as the job
  * may not have reached the informer yet.
@@ -36,6 +38,7 @@ public final class ResolverCaches {
   private InformerEventSource<PersistentVolume, ReclaimSpaceJob> volumes;
   private InformerEventSource<StorageBackend, ReclaimSpaceJob> backends;
   private InformerEventSource<Pod, ReclaimSpaceJob> driverPods;
+  private InformerEventSource<Secret, ReclaimSpaceJob> tlsSecrets;
   private KubernetesClient client;
 
   public ResolverCaches(String operatorNamespace) {
@@ -92,7 +95,16 @@ public final class ResolverCaches {
                 .build(),
             context);
     driverPods.addIndexers(Map.of(BY_NODE, ResolverCaches::backendAndNode));
-    return List.of(claims, volumes, backends, driverPods);
+    tlsSecrets =
+        new InformerEventSource<>(
+            InformerEventSourceConfiguration.from(Secret.class, ReclaimSpaceJob.class)
+                .withName("resolve-tls-secrets")
+                .withNamespaces(operatorNamespace)
+                .withLabelSelector(BackendNames.BACKEND_LABEL)
+                .withSecondaryToPrimaryMapper(s -> Set.of())
+                .build(),
+            context);
+    return List.of(claims, volumes, backends, driverPods, tlsSecrets);
   }
 
   Optional<PersistentVolumeClaim> claim(String namespace, String name) {
@@ -114,6 +126,16 @@ public final class ResolverCaches {
 
   private static <T> Optional<T> orLive(Optional<T> cached, Supplier<T> live) {
     return cached.isPresent() ? cached : Optional.ofNullable(live.get());
+  }
+
+  /**
+   * The certificate a backend's driver pods present, from its addons TLS Secret; empty when the
+   * cache does not hold it (the caller reads the Secret then).
+   */
+  Optional<String> addonsCertificate(String backendName) {
+    return tlsSecrets
+        .get(new ResourceID(BackendNames.addonsTlsSecret(backendName), operatorNamespace))
+        .flatMap(AddonsCertificate::of);
   }
 
   /** The driver pods of a backend on a node. */

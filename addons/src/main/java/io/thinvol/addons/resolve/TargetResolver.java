@@ -141,7 +141,11 @@ public final class TargetResolver {
           nodeName);
     }
     return new DriverEndpoint(
-        backendName, pod.getMetadata().getName(), pod.getStatus().getPodIP(), addonsPort(pod));
+        backendName,
+        pod.getMetadata().getName(),
+        pod.getStatus().getPodIP(),
+        addonsPort(pod),
+        caches.addonsCertificate(backendName).orElse(null));
   }
 
   private static boolean ready(Pod pod) {

@@ -72,6 +72,7 @@ public final class ScaleOperator {
         }
       }
       operator.stop();
+      addons.close();
     }
     caller.close();
     System.exit(0);

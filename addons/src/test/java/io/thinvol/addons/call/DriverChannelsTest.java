@@ -89,7 +89,7 @@ class DriverChannelsTest {
   }
 
   private static DriverEndpoint pod(String name, String host) {
-    return new DriverEndpoint(BACKEND, name, host, 9070);
+    return new DriverEndpoint(BACKEND, name, host, 9070, null);
   }
 
   private void secret(String pem) {
