@@ -65,13 +65,12 @@ class PendingDetachTest {
 
     unstage(id);
     long unstagedAt = System.nanoTime();
+    delete(id); // right away, as the CO does: refused while the device still backs the image
 
     assertThat(releasing.get())
         .as("the opener started closing before NodeUnstage answered")
-        .isPositive();
-    assertThat(unstagedAt).isGreaterThan(releasing.get());
-    assertThat(loops.find(image(id))).as("the image's device after NodeUnstage").isEmpty();
-    delete(id);
+        .isPositive()
+        .isLessThan(unstagedAt);
   }
 
   @Test
