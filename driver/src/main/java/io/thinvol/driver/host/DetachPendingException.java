@@ -7,14 +7,7 @@ package io.thinvol.driver.host;
  */
 public final class DetachPendingException extends HostCommandException {
 
-  private final transient LoopDevice device;
-
-  DetachPendingException(LoopDevice device, String message) {
+  DetachPendingException(String message) {
     super(message);
-    this.device = device;
-  }
-
-  public LoopDevice device() {
-    return device;
   }
 }

@@ -6,6 +6,8 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The end of a detach: LOOP_CLR_FD returns at once, but while anyone else has the device open the
@@ -13,6 +15,7 @@ import java.util.List;
  */
 final class DetachWait {
 
+  private static final Logger log = LoggerFactory.getLogger(DetachWait.class);
   private static final Path SYS_BLOCK = Path.of("/sys/block");
   private static final long MAX_PAUSE_MILLIS = 100;
 
@@ -23,13 +26,13 @@ final class DetachWait {
    * detach), until the device no longer backs its image; fails after {@code bound}.
    */
   static void await(LoopDevice device, Duration bound) {
-    long deadline = System.nanoTime() + bound.toNanos();
+    long start = System.nanoTime();
+    long deadline = start + bound.toNanos();
     long pauseMillis = 2;
     while (backs(device)) {
       if (System.nanoTime() - deadline >= 0) {
         List<String> openers = LoopOpeners.of(device);
         throw new DetachPendingException(
-            device,
             String.format(
                 "%s is still attached to %s %d s after LOOP_CLR_FD: %s keep%s it open, and the"
                     + " kernel detaches it when the last of them closes it; retry then",
@@ -44,6 +47,12 @@ final class DetachWait {
       }
       sleep(pauseMillis);
       pauseMillis = Math.min(pauseMillis * 2, MAX_PAUSE_MILLIS);
+    }
+    if (pauseMillis > 2) {
+      log.debug(
+          "{} detached {} ms after LOOP_CLR_FD: it was held open meanwhile",
+          device.path(),
+          (System.nanoTime() - start) / 1_000_000);
     }
   }
 

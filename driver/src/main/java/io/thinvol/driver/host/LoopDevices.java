@@ -185,9 +185,8 @@ public final class LoopDevices {
       runner.call(
           TIMEOUT,
           HostCall.action(
-                  List.of("LOOP_CLR_FD", device.path().toString()),
-                  () -> LoopControl.detach(device.path()))
-              .meaning(Errno.ENXIO, "has no file attached (any more)"));
+              List.of("LOOP_CLR_FD", device.path().toString()),
+              () -> LoopControl.detach(device.path())));
     } catch (HostCommandException e) {
       if (e.errno() != Errno.ENXIO) { // ENXIO: detached already, or being detached right now
         throw e;
