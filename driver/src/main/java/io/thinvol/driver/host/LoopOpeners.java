@@ -9,8 +9,8 @@ import java.util.List;
 
 /**
  * Who keeps a loop device open, for an error a person can act on: the processes with the device
- * node among their open files, and the devices stacked on it (device-mapper, md). Read only when a
- * detach stays pending, never on the way to success.
+ * node among their open files, the devices stacked on it (device-mapper, md) and its mounts in this
+ * mount namespace. Read only when a detach stays pending, never on the way to success.
  */
 final class LoopOpeners {
 
@@ -19,9 +19,13 @@ final class LoopOpeners {
 
   private LoopOpeners() {}
 
-  /** "PID 812 (systemd-udevd)", "holder dm-3", ...; empty when none is visible from here. */
+  /**
+   * "PID 812 (systemd-udevd)", "holder dm-3", "mount at /mnt", ...; empty when none is visible from
+   * here.
+   */
   static List<String> of(LoopDevice device) {
     List<String> openers = new ArrayList<>(processes(device.path()));
+    MountTable.read().ofDevice(device).forEach(m -> openers.add("mount at " + m.mountPoint()));
     holders(device.name()).forEach(h -> openers.add("holder " + h));
     return openers;
   }
