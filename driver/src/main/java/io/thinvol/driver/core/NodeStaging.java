@@ -3,6 +3,7 @@ package io.thinvol.driver.core;
 import static io.thinvol.driver.core.NodeAttachments.belongsTo;
 import static io.thinvol.driver.core.NodeAttachments.mountPoints;
 
+import io.thinvol.driver.host.DetachPendingException;
 import io.thinvol.driver.host.LoopDevice;
 import io.thinvol.driver.host.MountEntry;
 import io.thinvol.driver.host.MountTable;
@@ -91,7 +92,13 @@ final class NodeStaging {
     if (staged.isPresent()) {
       attachments.unmount(stagingPath, volumeId);
     }
-    attachments.host().loops().detach(device.get());
+    try {
+      attachments.host().loops().detach(device.get());
+    } catch (DetachPendingException e) {
+      throw CsiException.failedPrecondition(
+          "volume %s is unmounted from %s but its device is not detached yet: %s",
+          volumeId, stagingPath, e.getMessage());
+    }
     log.info("unstaged volume {} from {}", volumeId, stagingPath);
   }
 }

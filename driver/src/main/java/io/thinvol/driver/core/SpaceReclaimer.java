@@ -1,6 +1,7 @@
 package io.thinvol.driver.core;
 
 import io.grpc.Status;
+import io.thinvol.driver.host.DetachPendingException;
 import io.thinvol.driver.host.FsType;
 import io.thinvol.driver.host.HostTools;
 import io.thinvol.driver.host.LoopDevice;
@@ -138,11 +139,20 @@ public final class SpaceReclaimer {
           host.loops()
               .find(layout.volumeImage(volumeId))
               .filter(this::unused)
-              .ifPresent(host.loops()::detach);
+              .ifPresent(this::detachLeftover);
         }
       }
     }
     Catalog.removeTree(base);
+  }
+
+  /** A device still held open is left to the kernel, which detaches it when it is closed. */
+  private void detachLeftover(LoopDevice device) {
+    try {
+      host.loops().detach(device);
+    } catch (DetachPendingException e) {
+      log.warn("leftover of an interrupted reclaim: {}", e.getMessage());
+    }
   }
 
   private boolean unused(LoopDevice device) {

@@ -3,6 +3,7 @@ package io.thinvol.driver.core;
 import io.thinvol.driver.config.DriverConfig;
 import io.thinvol.driver.host.HostTools;
 import io.thinvol.driver.host.LoopDevice;
+import io.thinvol.driver.host.MountTable;
 import io.thinvol.driver.host.SparseFiles;
 import io.thinvol.driver.store.AccessType;
 import io.thinvol.driver.store.Catalog;
@@ -209,6 +210,10 @@ public final class VolumeManager {
         return;
       }
       Optional<LoopDevice> attached = host.loops().find(layout.volumeImage(volumeId));
+      if (attached.isPresent() && beingDetached(attached.get())) {
+        host.loops().awaitDetached(attached.get()); // a NodeUnstage that answered just now
+        attached = Optional.empty();
+      }
       if (attached.isPresent()) {
         throw CsiException.failedPrecondition(
             "volume %s is still staged on node %s (attached as %s); unstage it before deleting",
@@ -220,6 +225,14 @@ public final class VolumeManager {
     } catch (IOException e) {
       throw CsiException.internal("cannot delete volume " + volumeId + ": " + e.getMessage(), e);
     }
+  }
+
+  /** Unstaged already, its detach waiting for a last opener (udev's probe) to close it. */
+  private boolean beingDetached(LoopDevice device) {
+    MountTable table = host.mountTable();
+    return host.loops().detaching(device)
+        && table.ofDevice(device).isEmpty()
+        && table.ofDeviceNode(device).isEmpty();
   }
 
   /** Grows a volume's image. The result says whether the node must still grow the device/fs. */

@@ -5,6 +5,7 @@ import io.grpc.Deadline;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import io.thinvol.driver.core.CsiException;
+import io.thinvol.driver.host.DetachPendingException;
 import io.thinvol.driver.host.HostCommandException;
 import io.thinvol.driver.store.Ids;
 import java.time.Duration;
@@ -50,7 +51,7 @@ final class Rpc {
   /** Ends a call with the status {@code e} maps to, logged as its gravity deserves. */
   static void fail(StreamObserver<?> observer, RuntimeException e) {
     Status status = toStatus(e);
-    if (e instanceof HostCommandException) {
+    if (e instanceof HostCommandException && !(e instanceof DetachPendingException)) {
       log.error("failed: {}", status.getDescription()); // the message names command and stderr
     } else if (status.getCode() == Status.Code.INTERNAL) {
       log.error("failed: {}", status.getDescription(), e);
@@ -81,6 +82,10 @@ final class Rpc {
   static Status toStatus(RuntimeException e) {
     if (e instanceof CsiException csi) {
       return Status.fromCode(csi.code()).withDescription(csi.getMessage());
+    }
+    if (e instanceof DetachPendingException pending) {
+      // not a fault of the driver: something else holds the device; a retry succeeds later
+      return Status.FAILED_PRECONDITION.withDescription(pending.getMessage());
     }
     if (e instanceof HostCommandException host) {
       return (host.isTimeout() ? Status.DEADLINE_EXCEEDED : Status.INTERNAL)

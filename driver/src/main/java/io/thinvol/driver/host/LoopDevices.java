@@ -13,8 +13,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Finds, attaches, refreshes and detaches loop devices for image files. An image's devices are
@@ -31,8 +29,9 @@ import org.slf4j.LoggerFactory;
 public final class LoopDevices {
 
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
-  private static final Duration RELEASE_WAIT = Duration.ofSeconds(5);
-  private static final Logger log = LoggerFactory.getLogger(LoopDevices.class);
+
+  /** How long a detach may stay pending on openers before the caller hears why. */
+  public static final Duration DETACH_WAIT = Duration.ofSeconds(5);
 
   private static final Path SYS_BLOCK = Path.of("/sys/block");
   private static final Path DEV = Path.of("/dev");
@@ -220,44 +219,46 @@ public final class LoopDevices {
   }
 
   /**
-   * Detaches the device. One still mounted or open is detached by the kernel once it is no longer
-   * used, as with {@code losetup --detach}.
+   * Detaches the device and returns once it no longer backs its image. The kernel only marks a
+   * device that someone else still has open (udev's probe after an unmount, a process, a mount in
+   * another namespace) for autoclear and detaches it when the last opener closes it: this waits up
+   * to {@link #DETACH_WAIT} for that, then fails with {@link DetachPendingException} naming who
+   * holds it, so no caller goes on as if the device were gone. Repeating the call is safe.
    */
   public void detach(LoopDevice device) {
     readWriteDevices.remove(device.backingFile(), device.name());
-    runner.call(
-        TIMEOUT,
-        HostCall.action(
-                List.of("LOOP_CLR_FD", device.path().toString()),
-                () -> LoopControl.detach(device.path()))
-            .meaning(Errno.ENXIO, "has no file attached (any more)"));
-    awaitReleased(device);
+    try {
+      runner.call(
+          TIMEOUT,
+          HostCall.action(
+              List.of("LOOP_CLR_FD", device.path().toString()),
+              () -> LoopControl.detach(device.path())));
+    } catch (HostCommandException e) {
+      if (e.errno() != Errno.ENXIO) { // ENXIO: detached already, or being detached right now
+        throw e;
+      }
+    }
+    awaitDetached(device);
   }
 
   /**
-   * LOOP_CLR_FD on a device another process has open (udev's probe, any tool or driver listing loop
-   * devices) only marks it to be cleared at that process's close, so it still backs the image right
-   * after: a DeleteVolume that follows an unstage would be refused as "still staged". Waits for the
-   * kernel to clear it, a bounded while; a holder that keeps it open longer leaves it to be cleared
-   * at its close, as before.
+   * Whether the device is marked to detach once its last opener closes it (LO_FLAGS_AUTOCLEAR): a
+   * detach asked for earlier that is still pending.
    */
-  private void awaitReleased(LoopDevice device) {
-    Path sysEntry = SYS_BLOCK.resolve(device.name());
-    long deadline = System.nanoTime() + RELEASE_WAIT.toNanos();
-    while (describe(sysEntry)
-        .filter(d -> d.backingFile().equals(device.backingFile()))
-        .isPresent()) {
-      if (System.nanoTime() > deadline) {
-        log.info("{} is cleared once its other users close it", device.path());
-        return;
-      }
-      try {
-        Thread.sleep(1);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      }
+  public boolean detaching(LoopDevice device) {
+    Path autoclear = SYS_BLOCK.resolve(device.name()).resolve("loop/autoclear");
+    try {
+      return "1".equals(Files.readString(autoclear).strip());
+    } catch (NoSuchFileException e) {
+      return false; // detached meanwhile
+    } catch (IOException e) {
+      throw new HostCommandException("cannot read " + autoclear, e);
     }
+  }
+
+  /** Waits until the device no longer backs its image; fails after {@link #DETACH_WAIT}. */
+  public void awaitDetached(LoopDevice device) {
+    DetachWait.await(device, DETACH_WAIT);
   }
 
   /** Detaches the read-write device backed by {@code image}; nothing when none is attached. */
