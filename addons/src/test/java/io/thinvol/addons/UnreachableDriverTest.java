@@ -80,7 +80,7 @@ class UnreachableDriverTest extends AddonsClusterTest {
 
     assertThat(job.getStatus().getMessage())
         .contains(
-            "Secret thinvol-system/thinvol-local-addons-tls with the driver's certificate"
+            "Secret thinvol-system/thinvol-addons-tls with the driver's certificate"
                 + " does not exist");
   }
 

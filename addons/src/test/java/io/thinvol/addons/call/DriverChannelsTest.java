@@ -94,7 +94,7 @@ class DriverChannelsTest {
 
   private void secret(String pem) {
     client
-        .resource(ClusterFixtures.addonsTlsSecret(NAMESPACE, BACKEND, pem))
+        .resource(ClusterFixtures.addonsTlsSecret(NAMESPACE, pem))
         .createOr(existing -> existing.update());
   }
 
