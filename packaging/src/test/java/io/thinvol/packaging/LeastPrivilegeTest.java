@@ -8,7 +8,6 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import io.thinvol.testing.RepoFiles;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
@@ -66,8 +65,7 @@ class LeastPrivilegeTest {
 
   @Test
   void secretsOnlyByNameBesidesCreate() {
-    assertOnlyByNameBesidesCreate(
-        "secrets", "thinvol-addons-tls", "thinvol-snapshot-metadata-tls");
+    assertOnlyByNameBesidesCreate("secrets", "thinvol-addons-tls", "thinvol-snapshot-metadata-tls");
   }
 
   private static void assertOnlyByNameBesidesCreate(String resource, String... names) {
