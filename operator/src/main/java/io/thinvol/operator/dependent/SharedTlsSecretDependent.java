@@ -1,6 +1,7 @@
 package io.thinvol.operator.dependent;
 
 import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.processing.dependent.Creator;
@@ -10,6 +11,7 @@ import io.javaoperatorsdk.operator.processing.event.source.SecondaryToPrimaryMap
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.operator.model.Names;
 import io.thinvol.operator.model.SelfSignedCertificate;
+import java.net.HttpURLConnection;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
@@ -41,6 +43,27 @@ abstract class SharedTlsSecretDependent extends KubernetesDependentResource<Secr
   protected Secret desired(StorageBackend backend, Context<StorageBackend> context) {
     String namespace = Dependents.settings(context).namespace();
     return certificate(namespace).tlsSecret(name, namespace, Names.sharedLabels());
+  }
+
+  /**
+   * Another backend's reconcile, running at the same time, may have made it first (409): that one
+   * serves this backend too, so this is no failure.
+   */
+  @Override
+  public Secret create(Secret desired, StorageBackend backend, Context<StorageBackend> context) {
+    try {
+      return super.create(desired, backend, context);
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
+        throw e;
+      }
+      return context
+          .getClient()
+          .secrets()
+          .inNamespace(desired.getMetadata().getNamespace())
+          .withName(name)
+          .require();
+    }
   }
 
   /** Told apart from the other Secret by name, without making a key pair to learn it. */
