@@ -171,7 +171,7 @@ abstract class AddonsClusterTest {
 
   /** The backend's CSI-Addons certificate, as the operator stores it. */
   void tlsSecret(String certificatePem) {
-    client.resource(ClusterFixtures.addonsTlsSecret(NAMESPACE, BACKEND, certificatePem)).create();
+    client.resource(ClusterFixtures.addonsTlsSecret(NAMESPACE, certificatePem)).create();
   }
 
   static String testCertificate() {

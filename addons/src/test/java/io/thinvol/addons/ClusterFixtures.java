@@ -126,13 +126,14 @@ public final class ClusterFixtures {
         .build();
   }
 
-  /** A backend's CSI-Addons certificate Secret, as the operator stores it. */
-  public static Secret addonsTlsSecret(String namespace, String backend, String certificatePem) {
+  /**
+   * The drivers' CSI-Addons certificate Secret (one for every backend), as the operator stores it.
+   */
+  public static Secret addonsTlsSecret(String namespace, String certificatePem) {
     return new SecretBuilder()
         .withNewMetadata()
-        .withName(BackendNames.addonsTlsSecret(backend))
+        .withName(BackendNames.ADDONS_TLS_SECRET)
         .withNamespace(namespace)
-        .withLabels(Map.of(BackendNames.BACKEND_LABEL, backend))
         .endMetadata()
         .withType("kubernetes.io/tls")
         .withData(

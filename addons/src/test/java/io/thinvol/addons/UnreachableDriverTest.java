@@ -88,7 +88,7 @@ class UnreachableDriverTest extends AddonsClusterTest {
 
     assertThat(job.getStatus().getMessage())
         .contains(
-            "Secret thinvol-system/thinvol-local-addons-tls with the driver's certificate"
+            "Secret thinvol-system/thinvol-addons-tls with the driver's certificate"
                 + " does not exist");
   }
 
@@ -108,7 +108,7 @@ class UnreachableDriverTest extends AddonsClusterTest {
   }
 
   /**
-   * The certificate a call pins comes from the operator's cache of the backends' TLS Secrets: a GET
+   * The certificate a call pins comes from the operator's cache of the addons TLS Secret: a GET
    * there sat between a job's creation and its call once a minute, so for nearly every job.
    */
   @Test

@@ -44,13 +44,17 @@ public final class BackendNames {
     return "thinvol-" + backend + "-node";
   }
 
-  /** The Secret holding the node pods' CSI-Addons certificate and key. */
-  public static String addonsTlsSecret(String backend) {
-    return "thinvol-" + backend + "-addons-tls";
-  }
+  /**
+   * The Secret holding the node pods' CSI-Addons certificate and key: one for every backend, so
+   * that the operator's RBAC can name the one Secret it may read and change.
+   */
+  public static final String ADDONS_TLS_SECRET = "thinvol-addons-tls";
 
-  /** The DNS name in that certificate, which clients verify. */
-  public static String addonsServerName(String backend, String namespace) {
-    return nodeDaemonSet(backend) + "." + namespace + ".svc";
+  /**
+   * The DNS name in that certificate, which clients verify: one name for every backend, since every
+   * backend's node pods serve the same certificate.
+   */
+  public static String addonsServerName(String namespace) {
+    return "thinvol-addons." + namespace + ".svc";
   }
 }

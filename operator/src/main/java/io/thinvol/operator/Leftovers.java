@@ -1,7 +1,6 @@
 package io.thinvol.operator;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
@@ -25,7 +24,9 @@ import java.util.List;
  * garbage collector do it too, but only for objects that still carry them; deleting here also takes
  * what an older version or a person's edit left without one, so nothing outlives the backend.
  * ClusterRoleBindings are not among them: the node pods' are shared ({@link
- * NodeClusterRoleBindings}) and the operator may delete no binding.
+ * NodeClusterRoleBindings}) and the operator may delete no binding. Nor are Secrets: the TLS
+ * Secrets serve every backend and the operator may delete none (older versions' per-backend Secrets
+ * are owned by their backend, so the garbage collector takes them).
  */
 final class Leftovers {
 
@@ -34,7 +35,6 @@ final class Leftovers {
       List.of(
           DaemonSet.class,
           NetworkPolicy.class,
-          Secret.class,
           RoleBinding.class,
           Role.class,
           ServiceAccount.class);

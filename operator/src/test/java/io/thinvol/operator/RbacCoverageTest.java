@@ -61,6 +61,13 @@ class RbacCoverageTest extends MockClusterTest {
               "the shared node ClusterRole's rules change with the operator's settings or"
                   + " version: NodeRbacUpgradeTest"),
           Map.entry(
+              "get core/secrets",
+              "the addons read the drivers' certificate before calling them: ReclaimEndToEndTest"),
+          Map.entry(
+              "patch core/secrets",
+              "in production the TLS Secrets are created by server-side apply, a patch of their"
+                  + " name (the mock server has none, these tests run without it)"),
+          Map.entry(
               "patch coordination.k8s.io/leases",
               "lease renewals with leader election on: LeaderElectionRbacTest"),
           Map.entry(

@@ -67,7 +67,7 @@ class ReclaimEndToEndTest extends MockClusterTest {
             maxConcurrentPerNode: 1
             timeout: 2m
         """);
-    Secret tls = namespaced(Secret.class, BackendNames.addonsTlsSecret("local"));
+    Secret tls = namespaced(Secret.class, BackendNames.ADDONS_TLS_SECRET);
     host = DriverOnHost.start(client, NAMESPACE, "local", tls);
     host.writeAndDelete(256 * MIB);
     long before = host.imageBytes();

@@ -82,11 +82,7 @@ public final class ReclaimJobBenchmark {
       while (tls == null) {
         Thread.sleep(50);
         tls =
-            client
-                .secrets()
-                .inNamespace(NAMESPACE)
-                .withName(BackendNames.addonsTlsSecret("local"))
-                .get();
+            client.secrets().inNamespace(NAMESPACE).withName(BackendNames.ADDONS_TLS_SECRET).get();
       }
       try (DriverOnHost host = DriverOnHost.start(client, NAMESPACE, "local", tls)) {
         run(client, host, rounds, bytes);

@@ -30,11 +30,7 @@ class SnapshotMetadataAbsentTest extends MockClusterTest {
                 .get())
         .isNull();
     assertThat(
-            client
-                .secrets()
-                .inNamespace(NAMESPACE)
-                .withName("thinvol-plain-snapshot-metadata-tls")
-                .get())
+            client.secrets().inNamespace(NAMESPACE).withName("thinvol-snapshot-metadata-tls").get())
         .isNull();
     assertThat(operatorDecisions())
         .as("not even an informer on SnapshotMetadataServices")

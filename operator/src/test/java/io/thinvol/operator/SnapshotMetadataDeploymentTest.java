@@ -43,7 +43,7 @@ class SnapshotMetadataDeploymentTest extends MockClusterTest {
     assertThat(object.getSpec().address()).isEqualTo(HOST + ":6443");
     assertThat(object.getSpec().audience()).isEqualTo(HOST);
 
-    Secret secret = namespaced(Secret.class, "thinvol-cbt-snapshot-metadata-tls");
+    Secret secret = namespaced(Secret.class, "thinvol-snapshot-metadata-tls");
     String certificatePem = stored(secret, "tls.crt");
     assertThat(stored(secret, "tls.key")).contains("PRIVATE KEY");
     assertThat(new String(Base64.getDecoder().decode(object.getSpec().caCert())))
@@ -55,8 +55,8 @@ class SnapshotMetadataDeploymentTest extends MockClusterTest {
                 .generateCertificate(
                     new ByteArrayInputStream(certificatePem.getBytes(StandardCharsets.US_ASCII)));
     assertThat(certificate.getSubjectAlternativeNames())
-        .as("the certificate names the address in the object")
-        .contains(List.of(2, HOST));
+        .as("the certificate names the address in the object: a wildcard for its first label")
+        .contains(List.of(2, "*.thinvol-system.svc"));
 
     Service service = namespaced(Service.class, "thinvol-cbt-snapshot-metadata");
     assertThat(service.getSpec().getInternalTrafficPolicy())
@@ -91,7 +91,7 @@ class SnapshotMetadataDeploymentTest extends MockClusterTest {
         .anyMatch(
             v ->
                 v.getSecret() != null
-                    && v.getSecret().getSecretName().equals("thinvol-cbt-snapshot-metadata-tls"));
+                    && v.getSecret().getSecretName().equals("thinvol-snapshot-metadata-tls"));
 
     assertThat(clusterScoped(ClusterRole.class, Names.NODE_CLUSTER_ROLE).getRules())
         .as("the sidecar reviews its clients' tokens and access")

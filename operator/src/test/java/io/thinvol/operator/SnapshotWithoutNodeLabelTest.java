@@ -60,7 +60,7 @@ class SnapshotWithoutNodeLabelTest extends MockClusterTest {
   void theNodesSnapshotterMakesTheSnapshotAndItRestoresTheSameData() throws Exception {
     DriverOnHost.prepareCluster(client);
     apply("metadata:\n  name: local\n");
-    Secret tls = namespaced(Secret.class, BackendNames.addonsTlsSecret("local"));
+    Secret tls = namespaced(Secret.class, BackendNames.ADDONS_TLS_SECRET);
     host = DriverOnHost.start(client, NAMESPACE, "local", tls);
     Path source = published(host.volumeId(), host.staging(), "source");
     String written = DataFiles.writeRandom(source.resolve("data.bin"), 64 * MIB);

@@ -93,7 +93,7 @@ class StorageBackendReconcilerTest extends MockClusterTest {
     namespaced(ServiceAccount.class, "thinvol-local-node");
     namespaced(Role.class, "thinvol-local-node");
     namespaced(RoleBinding.class, "thinvol-local-node");
-    Secret tls = namespaced(Secret.class, "thinvol-local-addons-tls");
+    Secret tls = namespaced(Secret.class, "thinvol-addons-tls");
     assertThat(tls.getType()).isEqualTo("kubernetes.io/tls");
     clusterScoped(ClusterRole.class, Names.NODE_CLUSTER_ROLE);
     assertThat(

@@ -8,15 +8,14 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import io.thinvol.testing.RepoFiles;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 /**
  * The bundle's ClusterServiceVersion (what OLM grants) changes no SecurityContextConstraints,
- * ClusterRole, ClusterRoleBinding or Secret by just any name, except where the names cannot be
- * known at install time — each such exception listed with its reason.
+ * ClusterRole, ClusterRoleBinding or Secret by just any name: besides create (which RBAC cannot
+ * limit to a name), only the operator's own fixed names.
  */
 class LeastPrivilegeTest {
 
@@ -29,15 +28,8 @@ class LeastPrivilegeTest {
 
   private static final Set<String> WRITES = Set.of("update", "patch", "delete", "deletecollection");
 
-  /** Unnamed writes that stay, and why (docs/install.md, "The operator's rights"). */
-  static final Map<String, String> NOT_NARROWED =
-      Map.of(
-          "/secrets",
-          "each backend's TLS Secrets are named after it (same reason); in the operator's own"
-              + " namespace only");
-
   @Test
-  void noUnnamedWriteOnSensitiveKindsButTheListedOnes() {
+  void noUnnamedWriteOnSensitiveKinds() {
     Set<String> unnamed = new TreeSet<>();
     for (PolicyRule rule : rules()) {
       boolean named = rule.getResourceNames() != null && !rule.getResourceNames().isEmpty();
@@ -51,7 +43,7 @@ class LeastPrivilegeTest {
         }
       }
     }
-    assertThat(unnamed).isEqualTo(new TreeSet<>(NOT_NARROWED.keySet()));
+    assertThat(unnamed).as("docs/install.md, \"The operator's rights\"").isEmpty();
   }
 
   @Test
@@ -69,6 +61,11 @@ class LeastPrivilegeTest {
   void clusterRoleBindingsOnlyByNameBesidesCreate() {
     assertOnlyByNameBesidesCreate(
         "clusterrolebindings", "thinvol-node", "thinvol-node-privileged-scc");
+  }
+
+  @Test
+  void secretsOnlyByNameBesidesCreate() {
+    assertOnlyByNameBesidesCreate("secrets", "thinvol-addons-tls", "thinvol-snapshot-metadata-tls");
   }
 
   private static void assertOnlyByNameBesidesCreate(String resource, String... names) {

@@ -21,9 +21,10 @@ import javax.net.ssl.SSLException;
 /**
  * The TLS channels to driver pods, one per pod and certificate, kept across calls so that a job
  * costs no TCP or TLS handshake. The driver's certificate is verified against the one in the
- * backend's Secret (the operator made it), not skipped. A channel no pod will use again is closed:
- * when its pod moved to another address, when the certificate was renewed, and when it went unused
- * for {@link #FORGET_AFTER} (its pod may be gone: a DaemonSet's new pods have new names).
+ * operator's Secret {@value BackendNames#ADDONS_TLS_SECRET} (every backend's drivers serve it), not
+ * skipped. A channel no pod will use again is closed: when its pod moved to another address, when
+ * the certificate was renewed, and when it went unused for {@link #FORGET_AFTER} (its pod may be
+ * gone: a DaemonSet's new pods have new names).
  */
 final class DriverChannels implements AutoCloseable {
 
@@ -53,7 +54,7 @@ final class DriverChannels implements AutoCloseable {
   private final String namespace;
   private final LongSupplier nanoTime;
   private final Map<Key, Open> channels = new ConcurrentHashMap<>();
-  private final Map<String, Certificate> certificates = new ConcurrentHashMap<>();
+  private volatile Certificate certificate;
 
   DriverChannels(KubernetesClient client, String namespace, LongSupplier nanoTime) {
     this.client = client;
@@ -66,10 +67,7 @@ final class DriverChannels implements AutoCloseable {
    */
   ManagedChannel channel(DriverEndpoint endpoint) {
     long now = nanoTime.getAsLong();
-    String certificate =
-        endpoint.certificate() != null
-            ? endpoint.certificate()
-            : certificate(endpoint.backendName(), now);
+    String certificate = endpoint.certificate() != null ? endpoint.certificate() : certificate(now);
     // one channel per pod and certificate, however the certificate was found
     Key key =
         new Key(
@@ -108,13 +106,13 @@ final class DriverChannels implements AutoCloseable {
                   .trustManager(
                       new ByteArrayInputStream(certificate.getBytes(StandardCharsets.US_ASCII)))
                   .build())
-          .overrideAuthority(BackendNames.addonsServerName(endpoint.backendName(), namespace))
+          .overrideAuthority(BackendNames.addonsServerName(namespace))
           .idleTimeout(IDLE.toMinutes(), TimeUnit.MINUTES)
           .build();
     } catch (SSLException | IllegalArgumentException e) {
       throw new IllegalStateException(
           "the certificate in Secret "
-              + BackendNames.addonsTlsSecret(endpoint.backendName())
+              + BackendNames.ADDONS_TLS_SECRET
               + " cannot be used: "
               + e.getMessage(),
           e);
@@ -122,21 +120,21 @@ final class DriverChannels implements AutoCloseable {
   }
 
   /**
-   * The PEM certificate the backend's driver pods present, read at most once a minute: for an
-   * endpoint resolved before the operator's cache held the Secret.
+   * The PEM certificate the driver pods present, read at most once a minute: for an endpoint
+   * resolved before the operator's cache held the Secret.
    */
-  private String certificate(String backend, long now) {
-    Certificate cached = certificates.get(backend);
+  private String certificate(long now) {
+    Certificate cached = certificate;
     if (cached != null && now - cached.readAtNanos() < CERTIFICATE_TTL.toNanos()) {
       return cached.pem();
     }
-    String pem = readCertificate(backend);
-    certificates.put(backend, new Certificate(pem, now));
+    String pem = readCertificate();
+    certificate = new Certificate(pem, now);
     return pem;
   }
 
-  private String readCertificate(String backend) {
-    String name = BackendNames.addonsTlsSecret(backend);
+  private String readCertificate() {
+    String name = BackendNames.ADDONS_TLS_SECRET;
     Secret secret = client.secrets().inNamespace(namespace).withName(name).get();
     if (secret == null) {
       throw new IllegalStateException(

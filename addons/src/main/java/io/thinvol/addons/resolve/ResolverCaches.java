@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.api.config.informer.FieldSelector;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
@@ -23,11 +24,11 @@ import java.util.function.Supplier;
 /**
  * What a job's target is resolved through, from informers of the ReclaimSpaceJob controller instead
  * of a GET or LIST per attempt: PVCs, PVs, StorageBackends, the driver pods of the operator's
- * namespace indexed by backend and node, and the backends' TLS Secrets (the certificate a call
- * pins, so that a call reads no Secret). A change to a PVC, or to the PV bound to it, wakes the
- * jobs of that PVC (a job waiting for its claim to bind goes on at once). An object missing from a
- * cache is looked up live once before a job fails for it: one created in the same apply as the job
- * may not have reached the informer yet.
+ * namespace indexed by backend and node, and the addons TLS Secret (the certificate a call pins, so
+ * that a call reads no Secret). A change to a PVC, or to the PV bound to it, wakes the jobs of that
+ * PVC (a job waiting for its claim to bind goes on at once). An object missing from a cache is
+ * looked up live once before a job fails for it: one created in the same apply as the job may not
+ * have reached the informer yet.
  */
 public final class ResolverCaches {
 
@@ -98,9 +99,12 @@ public final class ResolverCaches {
     tlsSecrets =
         new InformerEventSource<>(
             InformerEventSourceConfiguration.from(Secret.class, ReclaimSpaceJob.class)
-                .withName("resolve-tls-secrets")
+                .withName("resolve-tls-secret")
                 .withNamespaces(operatorNamespace)
-                .withLabelSelector(BackendNames.BACKEND_LABEL)
+                // the operator may read this one Secret only (RBAC names it)
+                .withFieldSelector(
+                    new FieldSelector(
+                        new FieldSelector.Field("metadata.name", BackendNames.ADDONS_TLS_SECRET)))
                 .withSecondaryToPrimaryMapper(s -> Set.of())
                 .build(),
             context);
@@ -129,12 +133,12 @@ public final class ResolverCaches {
   }
 
   /**
-   * The certificate a backend's driver pods present, from its addons TLS Secret; empty when the
+   * The certificate every backend's driver pods present, from the addons TLS Secret; empty when the
    * cache does not hold it (the caller reads the Secret then).
    */
-  Optional<String> addonsCertificate(String backendName) {
+  Optional<String> addonsCertificate() {
     return tlsSecrets
-        .get(new ResourceID(BackendNames.addonsTlsSecret(backendName), operatorNamespace))
+        .get(new ResourceID(BackendNames.ADDONS_TLS_SECRET, operatorNamespace))
         .flatMap(AddonsCertificate::of);
   }
 

@@ -145,7 +145,7 @@ public final class TargetResolver {
         pod.getMetadata().getName(),
         pod.getStatus().getPodIP(),
         addonsPort(pod),
-        caches.addonsCertificate(backendName).orElse(null));
+        caches.addonsCertificate().orElse(null));
   }
 
   private static boolean ready(Pod pod) {

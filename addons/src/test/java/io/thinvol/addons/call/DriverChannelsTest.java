@@ -7,10 +7,12 @@ import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.grpc.ManagedChannel;
 import io.thinvol.addons.ClusterFixtures;
 import io.thinvol.addons.resolve.DriverEndpoint;
+import io.thinvol.api.BackendNames;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -88,13 +90,23 @@ class DriverChannelsTest {
         .containsOnlyKeys(pod("node-b-pod", "10.0.0.2"), pod("node-c-pod", "10.0.0.3"));
   }
 
+  @Test
+  void everyBackendsDriversAreTrustedThroughTheOneSecretAndName() {
+    ManagedChannel local = channels.channel(pod("node-a-pod", "10.0.0.1"));
+    ManagedChannel other =
+        channels.channel(new DriverEndpoint("other", "other-node-a-pod", "10.0.0.2", 9070, null));
+
+    assertThat(List.of(local.authority(), other.authority()))
+        .containsOnly(BackendNames.addonsServerName(NAMESPACE));
+  }
+
   private static DriverEndpoint pod(String name, String host) {
     return new DriverEndpoint(BACKEND, name, host, 9070, null);
   }
 
   private void secret(String pem) {
     client
-        .resource(ClusterFixtures.addonsTlsSecret(NAMESPACE, BACKEND, pem))
+        .resource(ClusterFixtures.addonsTlsSecret(NAMESPACE, pem))
         .createOr(existing -> existing.update());
   }
 

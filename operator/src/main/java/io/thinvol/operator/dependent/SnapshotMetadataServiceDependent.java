@@ -34,11 +34,11 @@ public class SnapshotMetadataServiceDependent
             .getClient()
             .secrets()
             .inNamespace(settings.namespace())
-            .withName(SnapshotMetadataModel.tlsSecretName(backend))
+            .withName(SnapshotMetadataModel.TLS_SECRET)
             .get();
     if (secret == null) {
       throw new IllegalStateException(
-          "the Secret " + SnapshotMetadataModel.tlsSecretName(backend) + " is not there yet");
+          "the Secret " + SnapshotMetadataModel.TLS_SECRET + " is not there yet");
     }
     return SnapshotMetadataModel.object(backend, settings, certificate(secret));
   }

@@ -49,10 +49,6 @@ public final class Names {
     return nodeDaemonSet(backend);
   }
 
-  public static String addonsTlsSecret(StorageBackend backend) {
-    return BackendNames.addonsTlsSecret(backend.getMetadata().getName());
-  }
-
   /** The StorageClass used when the spec lists none: named after the backend. */
   public static String defaultStorageClass(StorageBackend backend) {
     return backend.getMetadata().getName();

@@ -58,7 +58,7 @@ public final class NodeDaemonSetModel {
     volumes.add(PeerForwardingModel.tokenVolume(settings));
     if (snapshots && SnapshotMetadataModel.deployed(settings)) {
       containers.add(SnapshotMetadataModel.sidecar(images.snapshotMetadata()));
-      volumes.add(SnapshotMetadataModel.tlsVolume(backend));
+      volumes.add(SnapshotMetadataModel.tlsVolume());
     }
     containers.replaceAll(c -> SidecarResources.apply(backend, c));
     Map<String, String> nodeSelector = new TreeMap<>(effective.nodeSelector());
@@ -282,7 +282,7 @@ public final class NodeDaemonSetModel {
         new VolumeBuilder()
             .withName("addons-tls")
             .withNewSecret()
-            .withSecretName(Names.addonsTlsSecret(backend))
+            .withSecretName(BackendNames.ADDONS_TLS_SECRET)
             .withDefaultMode(0400)
             .endSecret()
             .build());

@@ -2,6 +2,7 @@ package io.thinvol.operator.model;
 
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
+import io.thinvol.api.BackendNames;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -99,7 +100,12 @@ public final class OperatorRbac {
     Rules rules = new Rules();
     // A Role may name the Namespace object itself: the operator labels its own for Pod Security.
     rules.add("", "namespaces", "get", "patch");
-    rules.add("", "secrets", MANAGE);
+    // The TLS Secrets are two, one for every backend, by name; create cannot be limited to a name.
+    // Created once (a server-side apply is a patch) and never changed or deleted.
+    rules.add("", "secrets", "create");
+    rules.addNamed("", "secrets", BackendNames.ADDONS_TLS_SECRET, "get", "list", "watch", "patch");
+    rules.addNamed(
+        "", "secrets", SnapshotMetadataModel.TLS_SECRET, "get", "list", "watch", "patch");
     rules.add("", "services", MANAGE);
     rules.add("", "serviceaccounts", MANAGE);
     rules.add("apps", "daemonsets", MANAGE);

@@ -5,7 +5,6 @@ import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.Volume;
@@ -37,6 +36,14 @@ public final class SnapshotMetadataModel {
   public static final int SERVICE_PORT = 6443;
   static final String TLS_DIR = "/etc/thinvol/snapshot-metadata-tls";
   static final String TLS_VOLUME = "snapshot-metadata-tls";
+
+  /**
+   * The sidecars' certificate and key, one Secret for every backend (the operator's RBAC names it):
+   * its DNS names are wildcards of the namespace's services, so each backend's own Service address
+   * matches.
+   */
+  public static final String TLS_SECRET = "thinvol-snapshot-metadata-tls";
+
   static final Duration VALIDITY = Duration.ofDays(3650);
 
   private SnapshotMetadataModel() {}
@@ -48,10 +55,6 @@ public final class SnapshotMetadataModel {
 
   public static String serviceName(StorageBackend backend) {
     return "thinvol-" + backend.getMetadata().getName() + "-snapshot-metadata";
-  }
-
-  public static String tlsSecretName(StorageBackend backend) {
-    return serviceName(backend) + "-tls";
   }
 
   /** The Service's DNS name: the certificate's name and the audience tokens must carry. */
@@ -92,11 +95,11 @@ public final class SnapshotMetadataModel {
         .build();
   }
 
-  public static Volume tlsVolume(StorageBackend backend) {
+  public static Volume tlsVolume() {
     return new VolumeBuilder()
         .withName(TLS_VOLUME)
         .withNewSecret()
-        .withSecretName(tlsSecretName(backend))
+        .withSecretName(TLS_SECRET)
         .withDefaultMode(0400)
         .endSecret()
         .build();
@@ -123,20 +126,18 @@ public final class SnapshotMetadataModel {
         .build();
   }
 
-  /** A new self-signed certificate for the Service's names (the operator never renews it). */
-  public static Secret tlsSecret(StorageBackend backend, Settings settings) {
-    String host = serviceHost(backend, settings);
-    SelfSignedCertificate certificate =
-        SelfSignedCertificate.create(
-            host,
-            List.of(
-                host,
-                serviceName(backend),
-                serviceName(backend) + "." + settings.namespace(),
-                host + ".cluster.local"),
-            VALIDITY);
-    return certificate.tlsSecret(
-        tlsSecretName(backend), settings.namespace(), Names.labels(backend));
+  /**
+   * A new self-signed certificate valid for every backend's Service (the operator never renews it):
+   * a wildcard matches one DNS label, {@code thinvol-<backend>-snapshot-metadata} here. It is its
+   * own CA and trusted only by clients that took it from a thinvol SnapshotMetadataService, so
+   * matching the namespace's other Services too lends its key to nothing those clients would ask.
+   */
+  public static SelfSignedCertificate certificate(String namespace) {
+    return SelfSignedCertificate.create(
+        "thinvol-snapshot-metadata." + namespace + ".svc",
+        List.of(
+            "*." + namespace + ".svc", "*." + namespace + ".svc.cluster.local", "*." + namespace),
+        VALIDITY);
   }
 
   /**

@@ -185,8 +185,7 @@ class ModelTest {
     assertThat(pod.getVolumes())
         .filteredOn(v -> v.getName().equals("addons-tls"))
         .singleElement()
-        .satisfies(
-            v -> assertThat(v.getSecret().getSecretName()).isEqualTo("thinvol-fast-addons-tls"));
+        .satisfies(v -> assertThat(v.getSecret().getSecretName()).isEqualTo("thinvol-addons-tls"));
   }
 
   @Test
