@@ -37,14 +37,7 @@ class UnreachableDriverTest extends AddonsClusterTest {
 
   @Test
   void anUnreachablePodIsRetriedSecondsApartThenReported() throws IOException {
-    int closedPort;
-    try (ServerSocket socket = new ServerSocket(0)) {
-      closedPort = socket.getLocalPort();
-    }
-    backend(1, "10m");
-    tlsSecret(testCertificate());
-    driverPod("node-a", "127.0.0.1", closedPort);
-    boundClaim("data", "vol-1", "node-a");
+    claimOnAnUnreachableDriverPod();
 
     ReclaimSpaceJob job =
         awaitResult(job("trim", "data", s -> s.setBackOffLimit(2)).getMetadata().getName());
@@ -114,14 +107,7 @@ class UnreachableDriverTest extends AddonsClusterTest {
   @Test
   void aJobReadsNoSecretOnItsWayToTheDriver() throws IOException {
     assumeTrue(cluster.strict().isPresent(), "mock only: counts the operator's requests");
-    int closedPort;
-    try (ServerSocket socket = new ServerSocket(0)) {
-      closedPort = socket.getLocalPort();
-    }
-    backend(1, "10m");
-    tlsSecret(testCertificate());
-    driverPod("node-a", "127.0.0.1", closedPort);
-    boundClaim("data", "vol-1", "node-a");
+    claimOnAnUnreachableDriverPod();
     restartOperator(() -> {}); // the caches start with the Secret in them
 
     ReclaimSpaceJob job =
@@ -137,5 +123,17 @@ class UnreachableDriverTest extends AddonsClusterTest {
                 .map(StrictApiServer.Decision::request))
         .as("the operator's GETs of Secrets")
         .isEmpty();
+  }
+
+  /** A bound claim "data" on node-a, whose driver pod listens on no port. */
+  private void claimOnAnUnreachableDriverPod() throws IOException {
+    int closedPort;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      closedPort = socket.getLocalPort();
+    }
+    backend(1, "10m");
+    tlsSecret(testCertificate());
+    driverPod("node-a", "127.0.0.1", closedPort);
+    boundClaim("data", "vol-1", "node-a");
   }
 }
