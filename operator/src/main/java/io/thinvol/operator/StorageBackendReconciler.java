@@ -200,6 +200,9 @@ public class StorageBackendReconciler
     String uid = backend.getMetadata().getUid();
     List<String> users = volumesInUse.of(backend);
     if (users.isEmpty()) {
+      users = volumesInUse.confirmedOf(backend, context.getClient());
+    }
+    if (users.isEmpty()) {
       deletionBackoff.reset(uid);
       Leftovers.remove(context.getClient(), backend, settings);
       NodeClusterRoleBindings.ensure(

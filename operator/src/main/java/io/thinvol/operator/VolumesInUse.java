@@ -2,6 +2,7 @@ package io.thinvol.operator;
 
 import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
@@ -66,17 +67,35 @@ final class VolumesInUse {
 
   /** The claims and volumes that still use the backend, named the way a person finds them. */
   List<String> of(StorageBackend backend) {
+    InformerEventSource<PersistentVolumeClaim, StorageBackend> source = claims;
+    return named(
+        backend, source == null ? Stream.empty() : source.list(claim -> true), volumesOf(backend));
+  }
+
+  /**
+   * {@link #of} read from the API server, not the caches: asked once before a backend's objects are
+   * removed for good, since a claim created just before the deletion may not be in the cache yet.
+   */
+  List<String> confirmedOf(StorageBackend backend, KubernetesClient client) {
+    return named(
+        backend,
+        client.persistentVolumeClaims().inAnyNamespace().list().getItems().stream(),
+        client.persistentVolumes().list().getItems().stream()
+            .filter(volume -> backend.driverName().equals(driver(volume))));
+  }
+
+  private static List<String> named(
+      StorageBackend backend,
+      Stream<PersistentVolumeClaim> anyClaims,
+      Stream<PersistentVolume> itsVolumes) {
     Set<String> classes = classes(backend);
     List<String> users = new ArrayList<>();
-    InformerEventSource<PersistentVolumeClaim, StorageBackend> source = claims;
-    if (source != null) {
-      source
-          .list(claim -> classes.contains(className(claim)))
-          .map(c -> "PVC " + c.getMetadata().getNamespace() + "/" + c.getMetadata().getName())
-          .sorted()
-          .forEach(users::add);
-    }
-    volumesOf(backend).map(v -> "PV " + v.getMetadata().getName()).sorted().forEach(users::add);
+    anyClaims
+        .filter(claim -> classes.contains(className(claim)))
+        .map(c -> "PVC " + c.getMetadata().getNamespace() + "/" + c.getMetadata().getName())
+        .sorted()
+        .forEach(users::add);
+    itsVolumes.map(v -> "PV " + v.getMetadata().getName()).sorted().forEach(users::add);
     return users;
   }
 
