@@ -8,7 +8,10 @@ import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.operator.model.PrivilegedSccModel;
 import io.thinvol.operator.model.RbacModel;
 import io.thinvol.operator.model.Settings;
-import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,20 +21,40 @@ import org.slf4j.LoggerFactory;
  * SCC's. Their subjects are the node ServiceAccounts of the backends that exist, rewritten by name
  * whenever they differ, so the operator may read and change no other binding. Like the ClusterRole
  * they outlive the last backend, with no subject left, granting nothing.
+ *
+ * <p>One instance serves every backend's reconcile, which JOSDK runs in parallel: each write sets
+ * the whole subject list from the reconcile's view, so the views are read and written under one
+ * lock, and a backend whose objects were removed is left out even while the informer's cache still
+ * holds it (its finalizer goes after the cleanup) — otherwise another backend's reconcile in that
+ * window, or two deletions at once, would bind a deleted backend's ServiceAccount again.
  */
 final class NodeClusterRoleBindings {
 
   private static final Logger log = LoggerFactory.getLogger(NodeClusterRoleBindings.class);
 
-  private NodeClusterRoleBindings() {}
+  private final Set<String> removedUids = new HashSet<>();
 
-  /** Binds the node ServiceAccounts of exactly {@code backends}. */
-  static void ensure(
-      KubernetesClient client, Settings settings, Collection<StorageBackend> backends) {
-    ensure(client, RbacModel.clusterRoleBinding(backends, settings));
+  /** Binds the node ServiceAccounts of the backends {@code cached} lists, but removed ones. */
+  synchronized void bind(
+      KubernetesClient client, Settings settings, Supplier<List<StorageBackend>> cached) {
+    List<StorageBackend> backends = cached.get();
+    removedUids.retainAll(backends.stream().map(b -> b.getMetadata().getUid()).toList());
+    List<StorageBackend> bound =
+        backends.stream().filter(b -> !removedUids.contains(b.getMetadata().getUid())).toList();
+    ensure(client, RbacModel.clusterRoleBinding(bound, settings));
     if (settings.openShift()) {
-      ensure(client, PrivilegedSccModel.binding(backends, settings));
+      ensure(client, PrivilegedSccModel.binding(bound, settings));
     }
+  }
+
+  /** Unbinds {@code removed}, whose objects are gone, for good. */
+  synchronized void unbind(
+      KubernetesClient client,
+      Settings settings,
+      StorageBackend removed,
+      Supplier<List<StorageBackend>> cached) {
+    removedUids.add(removed.getMetadata().getUid());
+    bind(client, settings, cached);
   }
 
   private static void ensure(KubernetesClient client, ClusterRoleBinding desired) {

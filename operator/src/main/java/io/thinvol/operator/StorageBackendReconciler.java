@@ -114,6 +114,7 @@ public class StorageBackendReconciler
   private final VolumesInUse volumesInUse = new VolumesInUse();
   private final DeletionBackoff deletionBackoff = new DeletionBackoff();
   private final ClusterNodes clusterNodes = new ClusterNodes();
+  private final NodeClusterRoleBindings nodeBindings = new NodeClusterRoleBindings();
 
   public StorageBackendReconciler(Settings settings, Clock clock, Events events) {
     this.settings = settings;
@@ -133,8 +134,8 @@ public class StorageBackendReconciler
       NamespaceSecurity.ensure(context.getClient(), settings);
       NodeClusterRole.ensure(context.getClient(), settings);
       // Every backend's node pods, those of one whose deletion waits too: they still run.
-      NodeClusterRoleBindings.ensure(
-          context.getClient(), settings, context.getPrimaryCache().list().toList());
+      nodeBindings.bind(
+          context.getClient(), settings, () -> context.getPrimaryCache().list().toList());
       Dependents.provide(context, settings);
       context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();
       status =
@@ -205,13 +206,8 @@ public class StorageBackendReconciler
     if (users.isEmpty()) {
       deletionBackoff.reset(uid);
       Leftovers.remove(context.getClient(), backend, settings);
-      NodeClusterRoleBindings.ensure(
-          context.getClient(),
-          settings,
-          context
-              .getPrimaryCache()
-              .list(other -> !other.getMetadata().getUid().equals(uid))
-              .toList());
+      nodeBindings.unbind(
+          context.getClient(), settings, backend, () -> context.getPrimaryCache().list().toList());
       events.normal(backend, "Deleted", "no volume uses it any more; its objects are removed");
       return DeleteControl.defaultDelete();
     }
