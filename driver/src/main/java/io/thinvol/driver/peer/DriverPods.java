@@ -11,8 +11,10 @@ import java.util.function.Supplier;
 /**
  * The driver pod of a node and its CSI-Addons TLS port, found as the operator's reclaimer finds it:
  * the DaemonSet's pods (by label) on that node (field selector {@code spec.nodeName}, so the API
- * server returns one pod), the pod IP, and the container port named {@value #PORT_NAME}. Asked for
- * every forwarded call: pods come and go with new IPs, the look-up is one small request.
+ * server returns one pod, two while a rollout replaces it), the Ready one's IP, and the container
+ * port named {@value #PORT_NAME}. A pod that runs but is not Ready (its driver still starting, or
+ * its readiness probe failing) is not called: the CO's retry finds it once it is. Asked for every
+ * forwarded call: pods come and go with new IPs, the look-up is one small request.
  */
 final class DriverPods {
 
@@ -30,7 +32,7 @@ final class DriverPods {
     this.defaultPort = defaultPort;
   }
 
-  /** The running driver pod on {@code node}; UNAVAILABLE, saying why, when there is none. */
+  /** The Ready driver pod on {@code node}; UNAVAILABLE, saying why, when there is none. */
   PeerEndpoint on(String node) {
     JsonTree pods;
     try {
@@ -53,9 +55,7 @@ final class DriverPods {
       String name = pod.path("metadata").path("name").asText();
       seen = name;
       String ip = pod.path("status").path("podIP").asText("");
-      if (pod.path("metadata").has("deletionTimestamp")
-          || !"Running".equals(pod.path("status").path("phase").asText())
-          || ip.isEmpty()) {
+      if (pod.path("metadata").has("deletionTimestamp") || !ready(pod) || ip.isEmpty()) {
         continue;
       }
       return new PeerEndpoint(node, name, ip, addonsPort(pod));
@@ -68,7 +68,16 @@ final class DriverPods {
                     + " the node up and selected by the StorageBackend?",
                 selector, namespace, node)
             : String.format(
-                "driver pod %s on node %s, which holds the volume, is not running", seen, node));
+                "driver pod %s on node %s, which holds the volume, is not ready", seen, node));
+  }
+
+  private static boolean ready(JsonTree pod) {
+    for (JsonTree condition : pod.path("status").path("conditions")) {
+      if ("Ready".equals(condition.path("type").asText())) {
+        return "True".equals(condition.path("status").asText());
+      }
+    }
+    return false;
   }
 
   private int addonsPort(JsonTree pod) {

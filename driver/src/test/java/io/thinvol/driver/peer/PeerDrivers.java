@@ -215,7 +215,13 @@ final class PeerDrivers implements AutoCloseable {
                         "ports",
                         List.of(Map.of("name", "addons", "containerPort", ports.get(node)))))),
             "status",
-            Map.of("phase", "Running", "podIP", "127.0.0.1"));
+            Map.of(
+                "phase",
+                "Running",
+                "podIP",
+                "127.0.0.1",
+                "conditions",
+                List.of(Map.of("type", "Ready", "status", "True"))));
     server
         .expect()
         .get()
