@@ -296,6 +296,9 @@ public final class LoopDevices {
     } catch (NoSuchFileException e) {
       return Optional.empty(); // nothing attached, or detached while we looked
     } catch (IOException e) {
+      if (!Files.exists(sysEntry.resolve("loop"))) {
+        return Optional.empty(); // detached or removed while we read its attributes
+      }
       throw new HostCommandException("cannot read " + sysEntry, e);
     }
   }

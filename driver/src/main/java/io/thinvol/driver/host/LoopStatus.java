@@ -29,7 +29,13 @@ final class LoopStatus {
     try {
       fd = libc.open(deviceNode.toString(), Libc.O_RDONLY | Libc.O_CLOEXEC);
     } catch (LastErrorException e) {
-      // never "not attached": that would attach the image a second time
+      if (e.getErrorCode() == Errno.ENXIO) {
+        // The kernel refuses to open a loop device only while it is being cleared or removed:
+        // no mount or other opener is left on it and no I/O can reach its file any more, so it
+        // backs nothing. Another volume's unstage does this next to every scan.
+        return Optional.empty();
+      }
+      // otherwise never "not attached": that would attach the image a second time
       throw new HostCommandException(
           "cannot open "
               + deviceNode

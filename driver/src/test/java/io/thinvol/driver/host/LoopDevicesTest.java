@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -42,6 +43,43 @@ class LoopDevicesTest {
     List<String> leaked = HostCleanup.release(root);
     Catalog.removeTree(root);
     assertThat(leaked).as("left behind").isEmpty();
+  }
+
+  @Test
+  void aDeviceNodeTheKernelWillNotOpenBacksNothing() throws Exception {
+    // 240: a major number for local use, nothing registered: open(2) answers ENXIO, as it does
+    // for a loop device being cleared or removed
+    Path gone = root.resolve("loop-gone");
+    runner.run(TIMEOUT, List.of("mknod", gone.toString(), "b", "240", "77"));
+    assertThat(LoopStatus.backingFile(gone)).isEmpty();
+  }
+
+  @Test
+  void aScanWhileAnotherDeviceIsAttachedAndDetachedNeverFails() throws Exception {
+    Path other = root.resolve("data/other.img");
+    try (RandomAccessFile file = new RandomAccessFile(other.toFile(), "rw")) {
+      file.setLength(8 << 20);
+    }
+    AtomicBoolean done = new AtomicBoolean();
+    CompletableFuture<Integer> churn =
+        CompletableFuture.supplyAsync(
+            () -> {
+              int cycles = 0;
+              while (!done.get()) {
+                loops.detach(loops.attach(other));
+                cycles++;
+              }
+              return cycles;
+            });
+    try {
+      long end = System.nanoTime() + Duration.ofSeconds(3).toNanos();
+      while (System.nanoTime() < end && !churn.isDone()) {
+        loops.all();
+      }
+    } finally {
+      done.set(true);
+    }
+    assertThat(churn.get()).as("devices attached and detached meanwhile").isPositive();
   }
 
   @Test
