@@ -24,10 +24,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Usage: {@code DriverBenchmark SOCKET WORKDIR MODE} where MODE is {@code ops} (create/delete
  * throughput and latency, stage/publish latency), {@code stage} (stage/publish latency only; both
- * first warm the driver as a node's driver is warm, see {@link #nodeWarmup}),
- * {@code reclaim ADDONS_SOCKET DATA_DIR [CASES]} (NodeReclaimSpace against fstrim; CASES a comma
- * list of n1, n8, n1_1g, all by default), {@code fill} (create 1,000 volumes), {@code drain}
- * (delete them) or {@code noop} (the no-op call's latency only).
+ * first warm the driver as a node's driver is warm, see {@link #nodeWarmup}), {@code reclaim
+ * ADDONS_SOCKET DATA_DIR [CASES]} (NodeReclaimSpace against fstrim; CASES a comma list of n1, n8,
+ * n1_1g, all by default), {@code fill} (create 1,000 volumes), {@code drain} (delete them) or
+ * {@code noop} (the no-op call's latency only).
  */
 public final class DriverBenchmark {
 
