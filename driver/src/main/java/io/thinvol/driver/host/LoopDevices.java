@@ -283,14 +283,8 @@ public final class LoopDevices {
   /** The device of a sysfs entry, or empty when nothing is attached to it. */
   private Optional<LoopDevice> describe(Path sysEntry) {
     String name = sysEntry.getFileName().toString();
-    Path backingFile = sysEntry.resolve("loop/backing_file");
-    // sysfs shows loop/ only while a file is bound; most devices of a scan are unbound, and this
-    // test throws nothing for them (a failed read costs two exceptions with their stack traces)
-    if (!backingFile.toFile().exists()) {
-      return Optional.empty();
-    }
     try {
-      String backingName = Files.readString(backingFile).strip();
+      String backingName = Files.readString(sysEntry.resolve("loop/backing_file")).strip();
       Optional<FileId> backing = LoopStatus.backingFile(DEV.resolve(name));
       if (backing.isEmpty()) {
         return Optional.empty();
