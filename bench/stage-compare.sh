@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# NodeStage of two driver builds side by side: each started through the image's entry point, their
-# stage rounds (each interleaved with bench/raw-stage.sh, direct and buffered) run alternately,
-# RUNS times each, so both see the same machine. Prints one line per run: build, driver and raw
-# p50 (ms) and their ratio. Needs root and a built driver (driver-bench.sh builds it).
+# NodeStage and NodePublish of two driver builds side by side: each started through the image's
+# entry point, their stage rounds (each interleaved with bench/raw-stage.sh, direct and buffered)
+# run alternately, RUNS times each, so both see the same machine. Prints one line per run: build,
+# driver and raw p50 (ms) and their ratio for NodeStage and for NodePublish, and the load average.
+# Needs root and a built driver (driver-bench.sh builds it).
 # Usage: bench/stage-compare.sh BEFORE.jar AFTER.jar [RUNS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -40,6 +41,7 @@ for run in $(seq 1 "$runs"); do
     out="$work/$side-$run"
     java -cp "$cp" io.thinvol.driver.bench.DriverBenchmark "$work/$side/csi.sock" "$work/$side" stage > "$out"
     awk -v s="$side" -v r="$run" -v d="$(fig stage_p50_ms "$out")" -v w="$(fig raw_stage_p50_ms "$out")" \
-      'BEGIN {printf "run %d %-6s NodeStage p50 %7.1f ms  raw direct p50 %7.1f ms  ratio %.2f\n", r, s, d, w, d / w}'
+      -v p="$(fig publish_p50_ms "$out")" -v b="$(fig raw_publish_p50_ms "$out")" -v l="$(cut -d' ' -f1 /proc/loadavg)" \
+      'BEGIN {printf "run %d %-6s NodeStage p50 %7.1f ms  raw direct %7.1f ms  ratio %.2f | NodePublish p50 %5.2f ms  raw %5.2f ms  ratio %.2f | load %s\n", r, s, d, w, d / w, p, b, p / b, l}'
   done
 done

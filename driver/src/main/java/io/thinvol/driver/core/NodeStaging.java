@@ -36,17 +36,23 @@ final class NodeStaging {
         volume,
         (device, attachedNow) -> {
           if (volume.accessType() == AccessType.MOUNT) {
-            requireSameAccess(volume, device, stagingPath, flags.contains("ro"));
-            filesystems.ensureMounted(volume, device, attachedNow, stagingPath, flags);
+            // one read of the mounts serves both checks; nothing after the mount needs them
+            MountTable table = attachments.host().mountTable();
+            requireSameAccess(volume, device, table, stagingPath, flags.contains("ro"));
+            filesystems.ensureMounted(volume, device, attachedNow, table, stagingPath, flags);
           }
           log.info("staged volume {} at {} ({})", volumeId, stagingPath, device.path());
         });
   }
 
   /** A repeated stage asking read-write of a volume staged read-only, or the reverse. */
-  private void requireSameAccess(
-      VolumeRecord volume, LoopDevice device, Path stagingPath, boolean readOnly) {
-    Optional<MountEntry> present = attachments.host().mountTable().at(stagingPath);
+  private static void requireSameAccess(
+      VolumeRecord volume,
+      LoopDevice device,
+      MountTable table,
+      Path stagingPath,
+      boolean readOnly) {
+    Optional<MountEntry> present = table.at(stagingPath);
     if (present.isPresent()
         && present.get().majorMinor().equals(device.majorMinor())
         && present.get().readOnly() != readOnly) {

@@ -40,20 +40,24 @@ final class VolumeFilesystems {
    */
   MountTable ensureMounted(
       VolumeRecord volume, LoopDevice device, Path stagingPath, List<String> flags) {
-    return ensureMounted(volume, device, false, stagingPath, flags);
+    MountTable table = host.mountTable();
+    boolean mountedNow = ensureMounted(volume, device, false, table, stagingPath, flags);
+    return mountedNow ? host.mountTable() : table;
   }
 
   /**
-   * {@link #ensureMounted(VolumeRecord, LoopDevice, Path, List)}; {@code attachedNow}: this call
-   * attached the device, so its image's extent map can tell that it is blank.
+   * {@link #ensureMounted(VolumeRecord, LoopDevice, Path, List)} with the mounts the caller read in
+   * this call, under the volume's lock; returns whether it mounted the filesystem (which {@code
+   * table} then does not show). {@code attachedNow}: this call attached the device, so its image's
+   * extent map can tell that it is blank.
    */
-  MountTable ensureMounted(
+  boolean ensureMounted(
       VolumeRecord volume,
       LoopDevice device,
       boolean attachedNow,
+      MountTable table,
       Path stagingPath,
       List<String> flags) {
-    MountTable table = host.mountTable();
     Optional<MountEntry> present = table.at(stagingPath);
     if (present.isPresent()) {
       if (!present.get().majorMinor().equals(device.majorMinor())) {
@@ -102,7 +106,6 @@ final class VolumeFilesystems {
       } else {
         volume = mountWhileRecording(recording, device, stagingPath, fs, options);
       }
-      table = host.mountTable();
     }
     if (fsType(volume) == FsType.XFS) {
       // on every stage, not only after mounting: a stage that failed here is retried
@@ -111,12 +114,14 @@ final class VolumeFilesystems {
     if (volume.growFilesystemPending() && !flags.contains("ro")) { // xfs grows only read-write
       grow(volume, device, stagingPath);
     }
-    return table;
+    return present.isEmpty();
   }
 
   private void mount(LoopDevice device, Path stagingPath, FsType fs, List<String> options) {
     try {
-      Files.createDirectories(stagingPath);
+      if (!stagingPath.toFile().isDirectory()) { // the CO made it: no failed mkdir and exceptions
+        Files.createDirectories(stagingPath);
+      }
     } catch (IOException e) {
       throw CsiException.internal("cannot create " + stagingPath + ": " + e.getMessage(), e);
     }

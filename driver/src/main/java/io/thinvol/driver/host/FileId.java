@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -17,9 +18,10 @@ public record FileId(int major, int minor, long inode) {
   /** The identity of the file at {@code path}, or empty when there is none. */
   public static Optional<FileId> of(Path path) {
     try {
-      long dev = (Long) Files.getAttribute(path, "unix:dev", LinkOption.NOFOLLOW_LINKS);
-      long ino = (Long) Files.getAttribute(path, "unix:ino", LinkOption.NOFOLLOW_LINKS);
-      return Optional.of(fromDeviceNumber(dev, ino));
+      // one lstat for both (each getAttribute would make its own)
+      Map<String, Object> id =
+          Files.readAttributes(path, "unix:dev,ino", LinkOption.NOFOLLOW_LINKS);
+      return Optional.of(fromDeviceNumber((Long) id.get("dev"), (Long) id.get("ino")));
     } catch (NoSuchFileException e) {
       return Optional.empty();
     } catch (IOException e) {
