@@ -3,10 +3,10 @@ package io.thinvol.driver.cli;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.Configurator;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.ConsoleAppender;
-import ch.qos.logback.core.encoder.LayoutWrappingEncoder;
 import ch.qos.logback.core.spi.ContextAwareBase;
 import java.util.Map;
 
@@ -14,10 +14,13 @@ import java.util.Map;
  * The driver's logging, set up in code: one line per event on stderr, the MDC keys naming the RPC
  * and the volume. Found by logback through the service loader before it looks for an XML file;
  * configuring from XML loaded about 380 classes (logback's Joran and the JDK's XML parser), a few
- * MiB of metaspace on every node for a configuration that never changes. The line itself is written
- * by {@link LogLineLayout}.
+ * MiB of metaspace on every node for a configuration that never changes.
  */
 public final class LogSetup extends ContextAwareBase implements Configurator {
+
+  static final String PATTERN =
+      "%d{yyyy-MM-dd'T'HH:mm:ss.SSSXXX} %-5level %logger{0} [rpc=%X{rpc:--} volume=%X{volume:--}]"
+          + " %msg%n";
 
   private static final Map<String, Level> QUIETER =
       Map.of(
@@ -31,12 +34,9 @@ public final class LogSetup extends ContextAwareBase implements Configurator {
 
   @Override
   public ExecutionStatus configure(LoggerContext context) {
-    LogLineLayout layout = new LogLineLayout();
-    layout.setContext(context);
-    layout.start();
-    LayoutWrappingEncoder<ILoggingEvent> encoder = new LayoutWrappingEncoder<>();
+    PatternLayoutEncoder encoder = new PatternLayoutEncoder();
     encoder.setContext(context);
-    encoder.setLayout(layout);
+    encoder.setPattern(PATTERN);
     encoder.start();
     ConsoleAppender<ILoggingEvent> stderr = new ConsoleAppender<>();
     stderr.setContext(context);
