@@ -78,7 +78,7 @@ public final class SpaceReclaimer {
                 + " pod uses it");
       }
       Path mountPoint = mountPoint(volume, stagingPath, volumePath);
-      FsType fs = fsType(volume);
+      FsType fs = VolumeFilesystems.fsType(volume);
       return measured(volume, () -> trim(fs, mountPoint, timeout));
     }
   }
@@ -207,7 +207,7 @@ public final class SpaceReclaimer {
       if (found.isEmpty()) {
         return; // never formatted: nothing was ever written, so nothing to give back
       }
-      FsType fs = fsType(volume);
+      FsType fs = VolumeFilesystems.fsType(volume);
       if (!found.get().equals(fs.id())) {
         throw CsiException.failedPrecondition(
             "volume %s should hold %s but its device holds %s; not touching it",
@@ -230,15 +230,6 @@ public final class SpaceReclaimer {
         log.warn("cannot remove {}: {}", mountPoint, e.getMessage());
       }
     }
-  }
-
-  private static FsType fsType(VolumeRecord volume) {
-    return FsType.parse(volume.fsType())
-        .orElseThrow(
-            () ->
-                CsiException.internal(
-                    "volume " + volume.id() + " has an unknown filesystem " + volume.fsType(),
-                    null));
   }
 
   private Usage measured(VolumeRecord volume, Runnable reclaim) {

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.IntConsumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -125,15 +126,7 @@ public final class Filesystems {
 
   /** Writes out the filesystem's dirty data and commits its journal (syncfs). */
   public void sync(Path mountPoint, Duration timeout) {
-    runner.call(
-        timeout,
-        HostCall.action(
-            List.of("syncfs", mountPoint.toString()),
-            () -> {
-              try (OpenFile fs = OpenFile.directory(mountPoint)) {
-                Libc.INSTANCE.syncfs(fs.fd());
-              }
-            }));
+    onDirectory("syncfs", mountPoint, timeout, fd -> Libc.INSTANCE.syncfs(fd));
   }
 
   /**
@@ -151,13 +144,17 @@ public final class Filesystems {
       sync(mountPoint, timeout);
       return;
     }
+    onDirectory("fsync", mountPoint, timeout, fd -> Libc.INSTANCE.fsync(fd));
+  }
+
+  private void onDirectory(String call, Path directory, Duration timeout, IntConsumer syscall) {
     runner.call(
         timeout,
         HostCall.action(
-            List.of("fsync", mountPoint.toString()),
+            List.of(call, directory.toString()),
             () -> {
-              try (OpenFile fs = OpenFile.directory(mountPoint)) {
-                Libc.INSTANCE.fsync(fs.fd());
+              try (OpenFile fs = OpenFile.directory(directory)) {
+                syscall.accept(fs.fd());
               }
             }));
   }
