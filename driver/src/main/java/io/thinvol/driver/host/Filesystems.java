@@ -137,7 +137,7 @@ public final class Filesystems {
    * touched; unlike a syncfs it writes back no file's data and, with nothing to commit, sends the
    * device no flush (on a loop device an fsync of the image on the data dir). Elsewhere it is a
    * syncfs: before 5.10 that fsync waits only for the directory's own changes, and xfs frees a
-   * deleted file's blocks in the background until a syncfs waits for them.
+   * deleted file's blocks in a background worker, which a syncfs waits for and an fsync does not.
    */
   public void commitJournal(FsType type, Path mountPoint, Duration timeout) {
     if (type != FsType.EXT4 || !directoryFsyncCommitsJournal(System.getProperty("os.version"))) {
