@@ -71,7 +71,7 @@ NodePublish (bind mount)       $(fig publish_p50_ms)   $raw_pub_p50   $(ratio "$
 
 NodeReclaimSpace vs a bare fstrim on identical volumes (medians; one after another):
   1 volume,  96 MiB deleted: $(fig reclaim_n1_driver_ms) ms vs $(fig reclaim_n1_raw_ms) ms, time ratio $(fig reclaim_n1_time_ratio), bytes ratio $(fig reclaim_n1_bytes_ratio)
-    vs sync -f + fstrim (the driver's syncfs too): $(fig reclaim_n1_sync_raw_ms) ms, time ratio $(fig reclaim_n1_sync_time_ratio)
+    vs sync MOUNT + fstrim (its journal commit too): $(fig reclaim_n1_commit_raw_ms) ms, time ratio $(fig reclaim_n1_commit_time_ratio)
   8 volumes, 96 MiB each:    $(fig reclaim_n8_driver_ms) ms vs $(fig reclaim_n8_raw_ms) ms, time ratio $(fig reclaim_n8_time_ratio), bytes ratio $(fig reclaim_n8_bytes_ratio)
   1 volume,  1 GiB deleted:  $(fig reclaim_n1_1g_driver_ms) ms vs $(fig reclaim_n1_1g_raw_ms) ms, time ratio $(fig reclaim_n1_1g_time_ratio), bytes ratio $(fig reclaim_n1_1g_bytes_ratio)
 

@@ -78,7 +78,8 @@ public final class SpaceReclaimer {
                 + " pod uses it");
       }
       Path mountPoint = mountPoint(volume, stagingPath, volumePath);
-      return measured(volume, () -> trim(mountPoint, timeout));
+      FsType fs = VolumeFilesystems.fsType(volume);
+      return measured(volume, () -> trim(fs, mountPoint, timeout));
     }
   }
 
@@ -189,9 +190,12 @@ public final class SpaceReclaimer {
                     volume.id()));
   }
 
-  /** Flushes first, so blocks freed by recent deletes are free on disk and can be trimmed. */
-  private void trim(Path mountPoint, Duration timeout) {
-    host.filesystems().sync(mountPoint, timeout);
+  /**
+   * Commits the journal first, so blocks freed by recent deletes are free on disk and can be
+   * trimmed; the pod's dirty data is left to the kernel's writeback, as a trim does not need it.
+   */
+  private void trim(FsType fs, Path mountPoint, Duration timeout) {
+    host.filesystems().commitJournal(fs, mountPoint, timeout);
     host.discards().trim(mountPoint, timeout);
   }
 
@@ -203,7 +207,7 @@ public final class SpaceReclaimer {
       if (found.isEmpty()) {
         return; // never formatted: nothing was ever written, so nothing to give back
       }
-      FsType fs = FsType.parse(volume.fsType()).orElseThrow();
+      FsType fs = VolumeFilesystems.fsType(volume);
       if (!found.get().equals(fs.id())) {
         throw CsiException.failedPrecondition(
             "volume %s should hold %s but its device holds %s; not touching it",

@@ -247,7 +247,7 @@ final class VolumeFilesystems {
     return grown;
   }
 
-  private static FsType fsType(VolumeRecord volume) {
+  static FsType fsType(VolumeRecord volume) {
     return FsType.parse(volume.fsType())
         .orElseThrow(
             () ->

@@ -13,6 +13,7 @@ import io.grpc.Status;
 import io.thinvol.driver.DriverHarness;
 import io.thinvol.driver.client.Capabilities;
 import io.thinvol.driver.host.FileStats;
+import io.thinvol.driver.host.MountTable;
 import io.thinvol.driver.host.ProcessCommandRunner;
 import io.thinvol.driver.preflight.DataFiles;
 import java.io.IOException;
@@ -70,7 +71,7 @@ class ReclaimSpaceTest {
 
   @Test
   @DisplayName(
-      "NodeReclaimSpace gives back what was deleted, as Kubernetes calls it and by id alone")
+      "NodeReclaimSpace gives back what was deleted just now, as Kubernetes calls it and by id")
   void nodeReclaim() throws IOException {
     String id = stagedVolume("online", "ext4");
     writeAndDelete(driver.target("online"), 256 * MIB);
@@ -88,6 +89,37 @@ class ReclaimSpaceTest {
     assertThat(byId.getPostUsage().getUsageBytes()).isEqualTo(stats.allocatedBytes(image(id)));
     driver.unpublish(id, driver.target("online"));
     driver.unstage(id, driver.staging("online"));
+  }
+
+  @Test
+  @DisplayName(
+      "NodeReclaimSpace commits the journal, no syncfs: with nothing to commit, no flush of the"
+          + " device (each one an fsync of the image on the data dir)")
+  void nothingToCommitSendsNoFlush() throws IOException {
+    String id = stagedVolume("clean", "ext4");
+    writeAndDelete(Files.createDirectory(driver.target("clean").resolve("dir")), 64 * MIB);
+    NodeReclaimSpaceResponse first = driver.addons().reclaimOnNode(id, driver.staging("clean"));
+    assertThat(first.getPreUsage().getUsageBytes() - first.getPostUsage().getUsageBytes())
+        .as("what a delete in a subdirectory freed, committed by the call")
+        .isGreaterThanOrEqualTo(60 * MIB);
+    long flushes = flushesOf(driver.staging("clean"));
+
+    NodeReclaimSpaceResponse second = driver.addons().reclaimOnNode(id, driver.staging("clean"));
+
+    assertThat(flushesOf(driver.staging("clean")))
+        .as("flushes of the loop device")
+        .isEqualTo(flushes);
+    assertThat(second.getPostUsage().getUsageBytes()).isEqualTo(stats.allocatedBytes(image(id)));
+    driver.unpublish(id, driver.target("clean"));
+    driver.unstage(id, driver.staging("clean"));
+  }
+
+  /** Flush requests the device mounted at {@code mountPoint} has completed (its sysfs stat). */
+  private static long flushesOf(Path mountPoint) throws IOException {
+    String device = MountTable.read().at(mountPoint).orElseThrow().majorMinor();
+    String[] fields =
+        Files.readString(Path.of("/sys/dev/block", device, "stat")).strip().split("\\s+");
+    return Long.parseLong(fields[15]); // the 16th field: flush requests completed
   }
 
   @ParameterizedTest(name = "{0}")

@@ -69,6 +69,42 @@ class DiscardsTest {
   }
 
   @Test
+  void blocksOfAFileDeletedJustNowInASubdirectoryAreTrimmedOnceTheJournalIsCommitted()
+      throws Exception {
+    LoopDevice device = new LoopDevices(runner).attach(image, IoMode.DIRECT);
+    runner.run(
+        TIMEOUT, List.of("mkfs.ext4", "-q", "-F", "-E", "nodiscard", device.path().toString()));
+    Path mountPoint = Files.createDirectories(root.resolve("mnt"));
+    Mounts mounts = new Mounts(runner);
+    mounts.mount(device.path(), mountPoint, "ext4", FsType.EXT4.requiredMountOptions());
+    Path garbage = Files.createDirectory(mountPoint.resolve("dir")).resolve("garbage.bin");
+    writeRandom(garbage, 24 * MIB);
+    Filesystems filesystems = new Filesystems(runner);
+    filesystems.sync(mountPoint, TIMEOUT); // written and committed, like data a pod wrote long ago
+    Files.delete(garbage); // freed in a transaction that is not committed yet
+    long before = stats.allocatedBytes(image);
+
+    filesystems.commitJournal(FsType.EXT4, mountPoint, TIMEOUT);
+    discards.trim(mountPoint, TIMEOUT);
+
+    assertThat(before - stats.allocatedBytes(image))
+        .as("bytes the image gave back")
+        .isGreaterThanOrEqualTo(24 * MIB);
+    mounts.unmount(mountPoint);
+  }
+
+  @Test
+  void aDirectorysFsyncCommitsTheWholeJournalFromLinux510() {
+    assertThat(Filesystems.directoryFsyncCommitsJournal("6.18.44-fc-v445")).isTrue();
+    assertThat(Filesystems.directoryFsyncCommitsJournal("5.10.0-28-amd64")).isTrue();
+    assertThat(Filesystems.directoryFsyncCommitsJournal("5.15.0")).isTrue();
+    assertThat(Filesystems.directoryFsyncCommitsJournal("5.9.16")).isFalse();
+    assertThat(Filesystems.directoryFsyncCommitsJournal("4.19.0-26-amd64")).isFalse();
+    assertThat(Filesystems.directoryFsyncCommitsJournal("unknown")).isFalse();
+    assertThat(Filesystems.directoryFsyncCommitsJournal(null)).isFalse();
+  }
+
+  @Test
   void diggingHolesKeepsTheContentAndFreesTheZeros() throws Exception {
     try (RandomAccessFile file = new RandomAccessFile(image.toFile(), "rw")) {
       byte[] random = new byte[(int) MIB];
