@@ -16,8 +16,8 @@ source bench/operator-classpath.sh
 work="$(mktemp -d "${BENCH_TMP:-/tmp}/thinvol-reclaimjob-XXXXXX")"
 trap 'bench/release-under.sh "$work"' EXIT
 # The operator (with the mock API server in its JVM) and the driver run with the JVM flags of their
-# images (C1 only, SerialGC, ...), as they ship: the JVM's defaults spend most of a job's CPU in the
-# C2 compiler. BENCH_JVM_DEFAULTS=1 runs both with the JVM's defaults, as before 2026-11-24.
+# images (C1 only, SerialGC, ...), as they ship: with the JVM's defaults C2 took a third to half of
+# the operator JVM's CPU during a job. BENCH_JVM_DEFAULTS=1: the JVMs' defaults, as before.
 image_flags() { sed -n 's/^flags="\(.*\)"$/\1/p' "packaging/image/$1"; }
 operator_flags=()
 driver_flags=""
