@@ -3,7 +3,8 @@
 # device, the fabric8 mock API server) against a bare fstrim of the same volume, alternating rounds
 # after the same amount of data was written and deleted. Needs root (loop devices, mounts).
 # Usage: bench/reclaim-job-bench.sh [rounds] [MiB]
-#   BENCH_PREBUILT=1 skips the build; BENCH_TMP: where the temp dir goes, /tmp by default.
+#   BENCH_PREBUILT=1 skips the build; BENCH_TMP: where the temp dir goes, /tmp by default;
+#   BENCH_JVM_DEFAULTS=1: the JVMs' default flags instead of the images' (see below).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds="${1:-5}"
@@ -14,5 +15,16 @@ source bench/operator-classpath.sh
 # released even when the benchmark is interrupted before it could unstage.
 work="$(mktemp -d "${BENCH_TMP:-/tmp}/thinvol-reclaimjob-XXXXXX")"
 trap 'bench/release-under.sh "$work"' EXIT
-java -Djava.io.tmpdir="$work" -Dlogback.configurationFile=/dev/null -cp "$cp" \
+# The operator (with the mock API server in its JVM) and the driver run with the JVM flags of their
+# images (C1 only, SerialGC, ...), as they ship: with the JVM's defaults C2 took a third to half of
+# the operator JVM's CPU during a job. BENCH_JVM_DEFAULTS=1: the JVMs' defaults, as before.
+image_flags() { sed -n 's/^flags="\(.*\)"$/\1/p' "packaging/image/$1"; }
+operator_flags=()
+driver_flags=""
+if [ -z "${BENCH_JVM_DEFAULTS:-}" ]; then
+  read -r -a operator_flags <<<"$(image_flags thinvol)"
+  driver_flags="$(image_flags thinvol-driver)"
+fi
+java "${operator_flags[@]}" "-Dthinvol.driver.jvm-flags=$driver_flags" -Djava.io.tmpdir="$work" \
+  -Dlogback.configurationFile=/dev/null -cp "$cp" \
   io.thinvol.operator.ReclaimJobBenchmark "$rounds" "$mib" 2>/dev/null

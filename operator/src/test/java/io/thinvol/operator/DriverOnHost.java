@@ -50,6 +50,9 @@ final class DriverOnHost implements AutoCloseable {
   static final String CLAIM_NAMESPACE = "apps";
   static final String CLAIM = "data";
 
+  /** System property: JVM flags for the driver process (none by default). */
+  static final String JVM_FLAGS = "thinvol.driver.jvm-flags";
+
   private final Path root;
   private final List<AutoCloseable> closing = new ArrayList<>();
   private CsiClient csi;
@@ -114,25 +117,31 @@ final class DriverOnHost implements AutoCloseable {
     try (ServerSocket free = new ServerSocket(0)) {
       port = free.getLocalPort();
     }
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    List<String> commandLine = new ArrayList<>();
+    commandLine.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    // a benchmark runs the driver with the image's JVM flags, as it ships
+    String flags = System.getProperty(JVM_FLAGS, "").strip();
+    if (!flags.isEmpty()) {
+      commandLine.addAll(List.of(flags.split("\\s+")));
+    }
+    commandLine.addAll(
+        List.of(
+            "-cp",
+            System.getProperty("java.class.path"),
+            "io.thinvol.driver.cli.ThinvolCommand",
+            "driver",
+            "--csi-endpoint=unix://" + root.resolve("csi.sock"),
+            "--driver-name=" + BackendNames.driver(backend),
+            "--node-id=" + NODE,
+            "--data-dir=" + root.resolve("data"),
+            "--addons-endpoint=unix://" + root.resolve("addons.sock"),
+            "--addons-port=" + port,
+            "--addons-tls-cert=" + root.resolve("tls.crt"),
+            "--addons-tls-key=" + root.resolve("tls.key"),
+            "--addons-allowed-serviceaccounts=" + namespace + ":thinvol-operator",
+            "--http-port=0"));
     ProcessBuilder command =
-        new ProcessBuilder(
-                List.of(
-                    java,
-                    "-cp",
-                    System.getProperty("java.class.path"),
-                    "io.thinvol.driver.cli.ThinvolCommand",
-                    "driver",
-                    "--csi-endpoint=unix://" + root.resolve("csi.sock"),
-                    "--driver-name=" + BackendNames.driver(backend),
-                    "--node-id=" + NODE,
-                    "--data-dir=" + root.resolve("data"),
-                    "--addons-endpoint=unix://" + root.resolve("addons.sock"),
-                    "--addons-port=" + port,
-                    "--addons-tls-cert=" + root.resolve("tls.crt"),
-                    "--addons-tls-key=" + root.resolve("tls.key"),
-                    "--addons-allowed-serviceaccounts=" + namespace + ":thinvol-operator",
-                    "--http-port=0"))
+        new ProcessBuilder(commandLine)
             .redirectErrorStream(true)
             .redirectOutput(root.resolve("driver.log").toFile());
     // outside a Pod the driver calls the API server it is given (for its TokenReviews)
