@@ -1,15 +1,18 @@
 package io.thinvol.driver.bench;
 
+import static io.thinvol.driver.bench.BenchSupport.MIB;
+import static io.thinvol.driver.bench.BenchSupport.create;
+import static io.thinvol.driver.bench.BenchSupport.delete;
+import static io.thinvol.driver.bench.BenchSupport.percentile;
+import static io.thinvol.driver.bench.BenchSupport.runScript;
+
 import csi.v1.ListVolumesRequest;
 import csi.v1.NodeGetCapabilitiesRequest;
 import csi.v1.NodeGetVolumeStatsRequest;
 import csi.v1.ProbeRequest;
 import csi.v1.VolumeCapability;
-import csiaddons.identity.GetIdentityRequest;
-import io.thinvol.driver.client.AddonsClient;
 import io.thinvol.driver.client.Capabilities;
 import io.thinvol.driver.client.CsiClient;
-import io.thinvol.driver.preflight.DataFiles;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -32,11 +35,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class DriverBenchmark {
 
-  private static final long MIB = 1L << 20;
   private static final int WARMUP = 50;
   private static final int NOOP_WARMUP = 5_000;
   private static final int NOOP_MEASURED = 5_000;
-  private static final int ADDONS_WARMUP = 3_000;
   private static final int CREATE_DELETE = 2_000;
   private static final int STAGE_ROUNDS = 40;
   private static final int NODE_WARMUP_ROUNDS = 3_000;
@@ -59,23 +60,13 @@ public final class DriverBenchmark {
         }
         case "fill" -> fill(csi, 1_000);
         case "noop" -> noop(csi);
-        case "reclaim" -> {
-          try (AddonsClient addons = new AddonsClient(Path.of(args[3]))) {
-            warmUp(addons);
-            Path dataDir = Path.of(args[4]);
-            List<String> cases =
-                args.length > 5 ? List.of(args[5].split(",")) : List.of("n1", "n8", "n1_1g");
-            if (cases.contains("n1")) {
-              reclaim(csi, addons, work, dataDir, 1, 5, 96 * MIB, "n1", true);
-            }
-            if (cases.contains("n8")) {
-              reclaim(csi, addons, work, dataDir, 8, 5, 96 * MIB, "n8", false);
-            }
-            if (cases.contains("n1_1g")) {
-              reclaim(csi, addons, work, dataDir, 1, 3, 1024 * MIB, "n1_1g", false);
-            }
-          }
-        }
+        case "reclaim" ->
+            ReclaimBenchmark.run(
+                csi,
+                Path.of(args[3]),
+                work,
+                Path.of(args[4]),
+                args.length > 5 ? List.of(args[5].split(",")) : List.of("n1", "n8", "n1_1g"));
         case "drain" -> drain(csi);
         default -> throw new IllegalArgumentException("unknown mode " + args[2]);
       }
@@ -247,155 +238,10 @@ public final class DriverBenchmark {
     result[1] = (long) (Double.parseDouble(ms[1]) * 1e6);
   }
 
-  /** Runs a bench script and returns its output; a failing script ends the benchmark. */
-  private static String runScript(List<String> argv) {
-    try {
-      Process process = new ProcessBuilder(argv).redirectErrorStream(true).start();
-      String out = new String(process.getInputStream().readAllBytes()).strip();
-      if (process.waitFor() != 0) {
-        throw new IllegalStateException(argv.get(0) + " failed: " + out);
-      }
-      return out;
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
-  }
-
   private static void report(String name, List<Long> nanos) {
     System.out.printf(
         "%s_p50_ms %.3f%n%s_p99_ms %.3f%n",
         name, percentile(nanos, 50), name, percentile(nanos, 99));
-  }
-
-  /**
-   * Connects to the addons socket and runs this client's gRPC code until the JIT has compiled it
-   * (no-op calls, as for the CSI socket's no-op figure): the client is this benchmark's JVM, not
-   * the driver, and cold it added several ms to every timed reclaim (the real callers, a Go sidecar
-   * or the operator's long-lived channel, are warm). The calls also warm the driver's gRPC
-   * transport, as kubelet's calls keep it warm on a node; its reclaim code stays as cold as a
-   * node's few reclaims a day leave it.
-   */
-  private static void warmUp(AddonsClient addons) {
-    for (int i = 0; i < ADDONS_WARMUP; i++) {
-      addons.identity().getIdentity(GetIdentityRequest.getDefaultInstance());
-    }
-  }
-
-  /**
-   * NodeReclaimSpace against a bare fstrim on identical volumes: each round prepares n ext4 volumes
-   * per side with {@code deleted} bytes written, deleted and synced, and reclaims them through the
-   * driver and with bench/raw-fstrim.sh, rotating which side goes first. With {@code commitFirst} a
-   * third side commits each journal before its fstrim ({@code sync MOUNT}, an fsync of the mount's
-   * directory), as the driver does.
-   */
-  private static void reclaim(
-      CsiClient csi,
-      AddonsClient addons,
-      Path work,
-      Path dataDir,
-      int n,
-      int rounds,
-      long deleted,
-      String label,
-      boolean commitFirst)
-      throws Exception {
-    VolumeCapability ext4 = Capabilities.mount("ext4");
-    int sideCount = commitFirst ? 3 : 2;
-    List<Double> timeRatios = new ArrayList<>();
-    List<Double> commitRatios = new ArrayList<>();
-    List<Double> byteRatios = new ArrayList<>();
-    List<Long> driverNanos = new ArrayList<>();
-    List<Long> rawNanos = new ArrayList<>();
-    List<Long> commitNanos = new ArrayList<>();
-    for (int round = 0; round < rounds; round++) {
-      List<String> ids = new ArrayList<>();
-      List<Path> stagings = new ArrayList<>();
-      for (int i = 0; i < sideCount * n; i++) {
-        String slot = "r" + label + "-" + round + "-" + i;
-        String id = create(csi, slot, ext4, deleted + 160 * MIB);
-        stagings.add(work.resolve("staging-" + slot));
-        csi.stage(id, stagings.get(i), ext4);
-        Path garbage = stagings.get(i).resolve("garbage.bin");
-        DataFiles.writeRandom(garbage, deleted);
-        java.nio.file.Files.delete(garbage);
-        ids.add(id);
-      }
-      new ProcessBuilder("sync").start().waitFor();
-      long[] driver = new long[2];
-      long[] raw = new long[2];
-      long[] committed = new long[2];
-      List<Runnable> sides = new ArrayList<>();
-      sides.add(
-          () -> {
-            long t0 = System.nanoTime();
-            for (int i = 0; i < n; i++) {
-              var usage = addons.reclaimOnNode(ids.get(i), stagings.get(i));
-              driver[1] +=
-                  usage.getPreUsage().getUsageBytes() - usage.getPostUsage().getUsageBytes();
-            }
-            driver[0] = System.nanoTime() - t0;
-          });
-      sides.add(() -> rawFstrim(List.of(), pairs(dataDir, ids, stagings, n, 2 * n), raw));
-      if (commitFirst) {
-        sides.add(
-            () ->
-                rawFstrim(
-                    List.of("--commit"), pairs(dataDir, ids, stagings, 2 * n, 3 * n), committed));
-      }
-      Collections.rotate(sides, round);
-      sides.forEach(Runnable::run);
-      driverNanos.add(driver[0]);
-      rawNanos.add(raw[0]);
-      timeRatios.add((double) driver[0] / raw[0]);
-      byteRatios.add((double) driver[1] / raw[1]);
-      if (commitFirst) {
-        commitNanos.add(committed[0]);
-        commitRatios.add((double) driver[0] / committed[0]);
-      }
-      for (int i = 0; i < ids.size(); i++) {
-        csi.unstage(ids.get(i), stagings.get(i));
-        delete(csi, ids.get(i));
-      }
-    }
-    System.out.printf("reclaim_%s_driver_ms %.1f%n", label, percentile(driverNanos, 50));
-    System.out.printf("reclaim_%s_raw_ms %.1f%n", label, percentile(rawNanos, 50));
-    System.out.printf("reclaim_%s_time_ratio %.2f%n", label, median(timeRatios));
-    System.out.printf("reclaim_%s_bytes_ratio %.3f%n", label, median(byteRatios));
-    if (commitFirst) {
-      System.out.printf("reclaim_%s_commit_raw_ms %.1f%n", label, percentile(commitNanos, 50));
-      System.out.printf("reclaim_%s_commit_time_ratio %.2f%n", label, median(commitRatios));
-    }
-  }
-
-  /** IMAGE:MOUNT arguments of bench/raw-fstrim.sh for volumes {@code from} to {@code to}. */
-  private static List<String> pairs(
-      Path dataDir, List<String> ids, List<Path> stagings, int from, int to) {
-    List<String> pairs = new ArrayList<>();
-    for (int i = from; i < to; i++) {
-      pairs.add(
-          dataDir.resolve("volumes").resolve(ids.get(i)).resolve("disk.img")
-              + ":"
-              + stagings.get(i));
-    }
-    return pairs;
-  }
-
-  private static void rawFstrim(List<String> options, List<String> pairs, long[] result) {
-    List<String> argv = new ArrayList<>(List.of("bench/raw-fstrim.sh"));
-    argv.addAll(options);
-    argv.addAll(pairs);
-    String[] out = runScript(argv).split(" ");
-    result[0] = (long) (Double.parseDouble(out[0]) * 1e6);
-    result[1] = Long.parseLong(out[1]);
-  }
-
-  private static double median(List<Double> values) {
-    List<Double> sorted = new ArrayList<>(values);
-    Collections.sort(sorted);
-    return sorted.get(sorted.size() / 2);
   }
 
   private static void fill(CsiClient csi, int count) {
@@ -410,25 +256,5 @@ public final class DriverBenchmark {
         .listVolumes(ListVolumesRequest.getDefaultInstance())
         .getEntriesList()
         .forEach(e -> delete(csi, e.getVolume().getVolumeId()));
-  }
-
-  private static String create(CsiClient csi, String name, VolumeCapability capability) {
-    return create(csi, name, capability, 16 * MIB);
-  }
-
-  private static String create(
-      CsiClient csi, String name, VolumeCapability capability, long bytes) {
-    return csi.createVolume(name, bytes, capability, null);
-  }
-
-  private static void delete(CsiClient csi, String id) {
-    csi.deleteVolume(id);
-  }
-
-  private static double percentile(List<Long> nanos, int p) {
-    List<Long> sorted = new ArrayList<>(nanos);
-    Collections.sort(sorted);
-    int index = Math.min(sorted.size() - 1, (int) Math.ceil(p / 100.0 * sorted.size()) - 1);
-    return sorted.get(Math.max(0, index)) / 1e6;
   }
 }
