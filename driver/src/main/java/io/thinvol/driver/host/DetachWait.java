@@ -64,7 +64,8 @@ final class DetachWait {
     } catch (NoSuchFileException e) {
       return false; // the kernel removes loop/ from sysfs as it detaches
     } catch (IOException e) {
-      throw new HostCommandException("cannot read " + backing, e);
+      // ENODEV: sysfs is removing the attributes as the kernel detaches; poll until loop/ is gone
+      return Files.exists(backing.getParent());
     }
   }
 

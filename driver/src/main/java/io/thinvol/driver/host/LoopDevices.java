@@ -34,6 +34,7 @@ public final class LoopDevices {
   public static final Duration DETACH_WAIT = Duration.ofSeconds(5);
 
   private static final Path SYS_BLOCK = Path.of("/sys/block");
+  private static final int DESCRIBE_ATTEMPTS = 20;
   private static final Path DEV = Path.of("/dev");
 
   private final CommandRunner runner;
@@ -280,26 +281,45 @@ public final class LoopDevices {
     }
   }
 
-  /** The device of a sysfs entry, or empty when nothing is attached to it. */
+  /**
+   * The device of a sysfs entry, or empty when nothing is attached to it. A read that fails while
+   * the kernel detaches the device (sysfs answers ENODEV as it removes the attributes) is made
+   * again: by then the device is unbound, or bound anew by someone else.
+   */
   private Optional<LoopDevice> describe(Path sysEntry) {
+    IOException failed = null;
+    for (int attempt = 0; attempt < DESCRIBE_ATTEMPTS; attempt++) {
+      try {
+        return describeOnce(sysEntry);
+      } catch (NoSuchFileException e) {
+        return Optional.empty(); // nothing attached, or detached while we looked
+      } catch (IOException e) {
+        failed = e;
+        pause();
+      }
+    }
+    throw new HostCommandException("cannot read " + sysEntry, failed);
+  }
+
+  private Optional<LoopDevice> describeOnce(Path sysEntry) throws IOException {
     String name = sysEntry.getFileName().toString();
+    String backingName = Files.readString(sysEntry.resolve("loop/backing_file")).strip();
+    Optional<FileId> backing = LoopStatus.backingFile(DEV.resolve(name));
+    if (backing.isEmpty()) {
+      return Optional.empty();
+    }
+    String number = Files.readString(sysEntry.resolve("dev")).strip();
+    boolean readOnly = "1".equals(Files.readString(sysEntry.resolve("ro")).strip());
+    return Optional.of(
+        new LoopDevice(DEV.resolve(name), number, backing.get(), backingName, readOnly));
+  }
+
+  private static void pause() {
     try {
-      String backingName = Files.readString(sysEntry.resolve("loop/backing_file")).strip();
-      Optional<FileId> backing = LoopStatus.backingFile(DEV.resolve(name));
-      if (backing.isEmpty()) {
-        return Optional.empty();
-      }
-      String number = Files.readString(sysEntry.resolve("dev")).strip();
-      boolean readOnly = "1".equals(Files.readString(sysEntry.resolve("ro")).strip());
-      return Optional.of(
-          new LoopDevice(DEV.resolve(name), number, backing.get(), backingName, readOnly));
-    } catch (NoSuchFileException e) {
-      return Optional.empty(); // nothing attached, or detached while we looked
-    } catch (IOException e) {
-      if (!Files.exists(sysEntry.resolve("loop"))) {
-        return Optional.empty(); // detached or removed while we read its attributes
-      }
-      throw new HostCommandException("cannot read " + sysEntry, e);
+      Thread.sleep(1);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new HostCommandException("interrupted while reading loop devices", e);
     }
   }
 }
