@@ -31,6 +31,9 @@ public final class Filesystems {
 
   private static final Path SYS_FS_XFS = Path.of("/sys/fs/xfs");
   private static final Pattern RELEASE = Pattern.compile("(\\d+)\\.(\\d+)");
+  // the running kernel's: read once, not on every reclaim
+  private static final boolean DIRECTORY_FSYNC_COMMITS_JOURNAL =
+      directoryFsyncCommitsJournal(System.getProperty("os.version"));
 
   private final CommandRunner runner;
 
@@ -140,7 +143,7 @@ public final class Filesystems {
    * deleted file's blocks in a background worker, which a syncfs waits for and an fsync does not.
    */
   public void commitJournal(FsType type, Path mountPoint, Duration timeout) {
-    if (type != FsType.EXT4 || !directoryFsyncCommitsJournal(System.getProperty("os.version"))) {
+    if (type != FsType.EXT4 || !DIRECTORY_FSYNC_COMMITS_JOURNAL) {
       sync(mountPoint, timeout);
       return;
     }
