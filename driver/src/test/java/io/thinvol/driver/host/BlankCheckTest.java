@@ -3,7 +3,6 @@ package io.thinvol.driver.host;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.thinvol.driver.store.Catalog;
-import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -30,9 +29,7 @@ class BlankCheckTest {
   void createImage() throws Exception {
     root = Files.createTempDirectory("thinvol-blank-");
     image = root.resolve("disk.img");
-    try (RandomAccessFile file = new RandomAccessFile(image.toFile(), "rw")) {
-      file.setLength(SIZE);
-    }
+    SparseFiles.extend(image, SIZE);
   }
 
   @AfterEach
@@ -78,9 +75,7 @@ class BlankCheckTest {
   void aFileThatIsNotTheDevicesBackingFileProvesNothing() throws Exception {
     LoopDevice device = loops.attach(image, IoMode.DIRECT);
     Path other = root.resolve("other.img");
-    try (RandomAccessFile file = new RandomAccessFile(other.toFile(), "rw")) {
-      file.setLength(SIZE);
-    }
+    SparseFiles.extend(other, SIZE);
     assertThat(BlankCheck.imageIsBlank(other, device, SIZE)).isFalse();
     assertThat(BlankCheck.imageIsBlank(root.resolve("missing.img"), device, SIZE)).isFalse();
   }

@@ -31,9 +31,7 @@ class DiscardsTest {
   void createImage() throws Exception {
     root = Files.createTempDirectory("thinvol-discards-");
     image = root.resolve("disk.img");
-    try (RandomAccessFile file = new RandomAccessFile(image.toFile(), "rw")) {
-      file.setLength(64 * MIB);
-    }
+    SparseFiles.extend(image, 64 * MIB);
   }
 
   @AfterEach

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.thinvol.driver.GatedRunner;
 import io.thinvol.driver.store.Catalog;
-import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -180,9 +179,7 @@ class LoopControlTest {
   }
 
   private static Path sized(Path file, long bytes) throws Exception {
-    try (RandomAccessFile handle = new RandomAccessFile(file.toFile(), "rw")) {
-      handle.setLength(bytes);
-    }
+    SparseFiles.extend(file, bytes);
     return file;
   }
 }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.thinvol.driver.store.Catalog;
-import java.io.RandomAccessFile;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,9 +32,7 @@ class LoopDevicesTest {
     root = Files.createTempDirectory("thinvol-loops-");
     image = root.resolve("data/disk.img");
     Files.createDirectories(image.getParent());
-    try (RandomAccessFile file = new RandomAccessFile(image.toFile(), "rw")) {
-      file.setLength(8 << 20);
-    }
+    SparseFiles.extend(image, 8 << 20);
   }
 
   @AfterEach
@@ -57,9 +54,7 @@ class LoopDevicesTest {
   @Test
   void aScanWhileAnotherDeviceIsAttachedAndDetachedNeverFails() throws Exception {
     Path other = root.resolve("data/other.img");
-    try (RandomAccessFile file = new RandomAccessFile(other.toFile(), "rw")) {
-      file.setLength(8 << 20);
-    }
+    SparseFiles.extend(other, 8 << 20);
     AtomicBoolean done = new AtomicBoolean();
     CompletableFuture<Integer> churn =
         CompletableFuture.supplyAsync(
@@ -161,9 +156,7 @@ class LoopDevicesTest {
   void theDeviceLastFoundIsCheckedWithTheKernelBeforeItIsTrusted() throws Exception {
     LoopDevice device = loops.attach(image);
     Path other = root.resolve("data/other.img");
-    try (RandomAccessFile file = new RandomAccessFile(other.toFile(), "rw")) {
-      file.setLength(8 << 20);
-    }
+    SparseFiles.extend(other, 8 << 20);
     assertThat(loops.find(image)).contains(device);
     // detached behind the driver's back, then its node given to another file where the kernel lets
     // us (another process may take the free node first: then it backs that process's file)

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.thinvol.driver.store.Catalog;
-import java.io.RandomAccessFile;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,9 +28,7 @@ class MountsTest {
   void mountFilesystem() throws Exception {
     root = Files.createTempDirectory("thinvol-mounts-");
     Path image = root.resolve("disk.img");
-    try (RandomAccessFile file = new RandomAccessFile(image.toFile(), "rw")) {
-      file.setLength(32 << 20);
-    }
+    SparseFiles.extend(image, 32 << 20);
     device = loops.attach(image);
     runner.run(Duration.ofSeconds(60), List.of("mkfs.ext4", "-q", "-F", device.path().toString()));
     staging = Files.createDirectories(root.resolve("staging"));
@@ -101,9 +98,7 @@ class MountsTest {
   @Test
   void mountingADeviceWithoutThatFilesystemSaysWhatMayBeWrong() throws Exception {
     Path blank = root.resolve("blank.img");
-    try (RandomAccessFile file = new RandomAccessFile(blank.toFile(), "rw")) {
-      file.setLength(8 << 20);
-    }
+    SparseFiles.extend(blank, 8 << 20);
     LoopDevice empty = loops.attach(blank);
     Path other = Files.createDirectories(root.resolve("other"));
     try {
