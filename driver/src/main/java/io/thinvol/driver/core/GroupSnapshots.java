@@ -172,7 +172,10 @@ public final class GroupSnapshots {
     }
   }
 
-  /** The group with this id; the caller's list of its snapshots must be the right one. */
+  /**
+   * The group with this id; the caller's list of its snapshots, when it gives one, must be the
+   * right one.
+   */
   public Group get(String groupSnapshotId, Collection<String> snapshotIds) {
     GroupSnapshotRecord record =
         (Ids.isGroupSnapshotId(groupSnapshotId)
@@ -216,9 +219,11 @@ public final class GroupSnapshots {
     }
   }
 
+  /** An empty list is no list: the spec's field cannot tell the two apart. */
   private static void requireSameSnapshots(
       GroupSnapshotRecord record, Collection<String> snapshotIds) {
-    if (!new HashSet<>(snapshotIds).equals(Set.copyOf(record.snapshotIds()))) {
+    if (!snapshotIds.isEmpty()
+        && !new HashSet<>(snapshotIds).equals(Set.copyOf(record.snapshotIds()))) {
       throw CsiException.invalidArgument(
           "snapshot_ids %s do not match the snapshots of group snapshot %s, which are %s",
           snapshotIds, record.id(), record.snapshotIds());

@@ -8,6 +8,7 @@ import io.thinvol.driver.store.VolumeRecord;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,9 +40,11 @@ public final class VolumeModifier {
 
   /**
    * Sets the volume's I/O mode: its attached loop devices switch at once, under I/O; a volume that
-   * is not attached only records it. Repeating a change that is done is a no-op.
+   * is not attached only records it. Repeating a change that is done is a no-op, and so is no mode
+   * at all: the spec's SPs "MUST NOT modify volumes based on the absence of keys" (the volume must
+   * exist all the same).
    */
-  public VolumeRecord setIoMode(String volumeId, IoMode mode) {
+  public VolumeRecord modify(String volumeId, Optional<IoMode> requested) {
     try (OperationLocks.Held held = locks.tryAcquire(volumeId, "volume " + volumeId)) {
       VolumeRecord volume =
           volumes
@@ -54,6 +57,10 @@ public final class VolumeModifier {
                               + " changed there, by a driver that forwards ControllerModifyVolume"
                               + " (--peer-token-file, docs/driver.md)",
                           volumeId));
+      if (requested.isEmpty()) {
+        return volume;
+      }
+      IoMode mode = requested.get();
       Path image = volumes.imageOf(volumeId);
       for (LoopDevice device : host.loops().of(image)) {
         switchDevice(volumeId, device, mode);

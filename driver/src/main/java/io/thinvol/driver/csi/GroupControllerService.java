@@ -117,12 +117,11 @@ public final class GroupControllerService extends GroupControllerGrpc.GroupContr
     return ids;
   }
 
+  /**
+   * The caller's list of the group's snapshots. An empty list cannot be told from an absent one (a
+   * repeated field), and the driver knows its groups' members: empty asks for no check.
+   */
   private static List<String> snapshotIds(List<String> ids) {
-    if (ids.isEmpty()) {
-      throw CsiException.invalidArgument(
-          "snapshot_ids is required: the ids of the group's snapshots, as the group snapshot's"
-              + " creation returned them");
-    }
     requireDistinct(ids, "snapshot_ids");
     return ids;
   }

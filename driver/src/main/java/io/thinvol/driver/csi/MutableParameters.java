@@ -60,15 +60,12 @@ final class MutableParameters {
     }
   }
 
-  /** What a ControllerModifyVolume asks for: only mutable keys, at least one. */
-  static IoMode requested(Map<String, String> parameters) {
+  /**
+   * What a ControllerModifyVolume asks for: only mutable keys; none (an empty map) asks for no
+   * change.
+   */
+  static Optional<IoMode> requested(Map<String, String> parameters) {
     requireOnlyMutable(parameters, "mutable_parameters");
-    return ioMode(parameters, "mutable_parameters")
-        .orElseThrow(
-            () ->
-                CsiException.invalidArgument(
-                    "mutable_parameters is required; thinvol's only mutable parameter is %s"
-                        + " (direct or buffered)",
-                    IO_MODE));
+    return ioMode(parameters, "mutable_parameters");
   }
 }

@@ -6,6 +6,7 @@ import io.thinvol.driver.core.VolumeManager;
 import io.thinvol.driver.host.IoMode;
 import io.thinvol.driver.peer.ModifyForwarding;
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * ControllerModifyVolume: checked here, applied here when this node holds the volume, otherwise
@@ -29,12 +30,12 @@ final class VolumeModification {
   }
 
   ControllerModifyVolumeResponse modify(ControllerModifyVolumeRequest request) {
-    IoMode mode = MutableParameters.requested(request.getMutableParametersMap());
+    Optional<IoMode> mode = MutableParameters.requested(request.getMutableParametersMap());
     String volumeId = Requests.volumeId(request.getVolumeId());
     if (forwarding != null && volumes.catalog().volume(volumeId).isEmpty()) {
       forwarding.forward(request, Rpc.remaining(FORWARD_LIMIT));
     } else {
-      volumes.modifier().setIoMode(volumeId, mode);
+      volumes.modifier().modify(volumeId, mode);
     }
     return ControllerModifyVolumeResponse.getDefaultInstance();
   }

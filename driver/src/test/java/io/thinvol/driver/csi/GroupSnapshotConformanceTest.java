@@ -11,6 +11,7 @@ import csi.v1.DeleteVolumeGroupSnapshotRequest;
 import csi.v1.GetCapacityRequest;
 import csi.v1.GetPluginCapabilitiesRequest;
 import csi.v1.GetVolumeGroupSnapshotRequest;
+import csi.v1.GetVolumeGroupSnapshotResponse;
 import csi.v1.GroupControllerGetCapabilitiesRequest;
 import csi.v1.GroupControllerServiceCapability;
 import csi.v1.ListSnapshotsRequest;
@@ -193,7 +194,7 @@ class GroupSnapshotConformanceTest {
   @Test
   @DisplayName(
       "DeleteVolumeGroupSnapshot: 'Snapshot list mismatch' is INVALID_ARGUMENT; unknown and"
-          + " repeated deletes are OK and remove every member")
+          + " repeated deletes are OK and remove every member, with or without snapshot_ids")
   void deleteRows() {
     VolumeGroupSnapshot group = Groups.create(csi, "deleted", a, b);
     String id = group.getGroupSnapshotId();
@@ -204,17 +205,15 @@ class GroupSnapshotConformanceTest {
                     () -> Groups.delete(csi, id, List.of(Groups.memberOf(group, a))))))
         .contains("do not match");
     assertCode(
-        Status.Code.INVALID_ARGUMENT,
-        () ->
-            csi.groupController()
-                .deleteVolumeGroupSnapshot(
-                    DeleteVolumeGroupSnapshotRequest.newBuilder().setGroupSnapshotId(id).build()));
-    assertCode(
         Status.Code.INVALID_ARGUMENT, () -> Groups.delete(csi, "", Groups.snapshotIds(group)));
     Groups.delete(csi, id, Groups.snapshotIds(group));
     Groups.delete(csi, id, Groups.snapshotIds(group));
     Groups.delete(csi, "group-0123456789abcdef0123456789abcdef", List.of("snap-x"));
     Groups.delete(csi, "not-a-group", List.of("snap-x"));
+    // csi-sanity's row: an unknown group without snapshot_ids is already deleted
+    deleteWithoutSnapshotIds("group-0123456789abcdef0123456789abcdef");
+    VolumeGroupSnapshot unlisted = Groups.create(csi, "deleted-without-list", a, b);
+    deleteWithoutSnapshotIds(unlisted.getGroupSnapshotId());
     assertThat(
             csi.controller()
                 .listSnapshots(ListSnapshotsRequest.getDefaultInstance())
@@ -224,22 +223,27 @@ class GroupSnapshotConformanceTest {
     assertThat(driver.dataDir().resolve("groups")).isEmptyDirectory();
   }
 
+  private static void deleteWithoutSnapshotIds(String groupSnapshotId) {
+    csi.groupController()
+        .deleteVolumeGroupSnapshot(
+            DeleteVolumeGroupSnapshotRequest.newBuilder()
+                .setGroupSnapshotId(groupSnapshotId)
+                .build());
+  }
+
   @Test
   @DisplayName(
       "GetVolumeGroupSnapshot: 'Snapshot list mismatch' is INVALID_ARGUMENT, 'Volume group"
-          + " snapshot does not exist' is NOT_FOUND")
+          + " snapshot does not exist' is NOT_FOUND, with or without snapshot_ids")
   void getRows() {
     VolumeGroupSnapshot group = Groups.create(csi, "got", a, b);
     String id = group.getGroupSnapshotId();
     assertCode(
         Status.Code.INVALID_ARGUMENT,
         () -> Groups.get(csi, id, List.of(Groups.memberOf(group, b), "snap-other")));
-    assertCode(
-        Status.Code.INVALID_ARGUMENT,
-        () ->
-            csi.groupController()
-                .getVolumeGroupSnapshot(
-                    GetVolumeGroupSnapshotRequest.newBuilder().setGroupSnapshotId(id).build()));
+    assertThat(getWithoutSnapshotIds(id).getGroupSnapshot().getSnapshotsList())
+        .as("no snapshot_ids: the group as the driver knows it")
+        .hasSize(2);
     Groups.delete(csi, id, Groups.snapshotIds(group));
     assertThat(
             message(
@@ -247,6 +251,16 @@ class GroupSnapshotConformanceTest {
                     Status.Code.NOT_FOUND, () -> Groups.get(csi, id, Groups.snapshotIds(group)))))
         .contains(id);
     assertCode(Status.Code.NOT_FOUND, () -> Groups.get(csi, "../../etc", List.of("snap-x")));
+    // csi-sanity's row: an unknown group without snapshot_ids
+    assertCode(
+        Status.Code.NOT_FOUND,
+        () -> getWithoutSnapshotIds("group-0123456789abcdef0123456789abcdef"));
+  }
+
+  private static GetVolumeGroupSnapshotResponse getWithoutSnapshotIds(String groupSnapshotId) {
+    return csi.groupController()
+        .getVolumeGroupSnapshot(
+            GetVolumeGroupSnapshotRequest.newBuilder().setGroupSnapshotId(groupSnapshotId).build());
   }
 
   @Test

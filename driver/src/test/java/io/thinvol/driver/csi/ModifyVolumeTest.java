@@ -40,6 +40,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -225,16 +226,20 @@ class ModifyVolumeTest {
     assertThat(recordedMode(id)).as("nothing changed").isEqualTo("direct");
     assertThat(message(assertCode(Status.Code.INVALID_ARGUMENT, () -> modify(id, "fast"))))
         .contains("'fast'");
-    assertThat(
-            message(
-                assertCode(
-                    Status.Code.INVALID_ARGUMENT,
-                    () ->
-                        driver
-                            .csi()
-                            .controller()
-                            .controllerModifyVolume(modifyRequest(id, Map.of())))))
-        .contains("mutable_parameters is required");
+  }
+
+  @Test
+  @DisplayName(
+      "An empty mutable_parameters asks for no change: OK, nothing recorded or switched (csi-sanity's"
+          + " rows, with and without a VolumeAttributesClass)")
+  void modifyVolumeWithoutParametersChangesNothing() {
+    String plain = create("unchanged", Map.of(), Map.of());
+    String withClass = create("unchanged-vac", Map.of(), Map.of(IO_MODE, "buffered"));
+    for (String id : List.of(plain, withClass)) {
+      driver.csi().controller().controllerModifyVolume(modifyRequest(id, Map.of()));
+    }
+    assertThat(recordedMode(plain)).isEqualTo("direct");
+    assertThat(recordedMode(withClass)).isEqualTo("buffered");
   }
 
   @Test
@@ -243,6 +248,14 @@ class ModifyVolumeTest {
         Status.Code.NOT_FOUND, () -> modify("vol-0123456789abcdef0123456789abcdef", "direct"));
     assertCode(Status.Code.NOT_FOUND, () -> modify("no-such-volume", "direct"));
     assertCode(Status.Code.INVALID_ARGUMENT, () -> modify("", "direct"));
+    // csi-sanity's row: no mutable parameters at all
+    assertCode(
+        Status.Code.NOT_FOUND,
+        () ->
+            driver
+                .csi()
+                .controller()
+                .controllerModifyVolume(modifyRequest("non-existing-volume-id", Map.of())));
   }
 
   @Test
