@@ -60,6 +60,18 @@ public final class DriverProcess implements AutoCloseable {
     return start(root, nodeId, MAIN, List.of(), root.resolve("data"), arguments, environment);
   }
 
+  /** As above with another main class that takes the same arguments and {@code environment}. */
+  public static DriverProcess start(
+      Path root,
+      String nodeId,
+      String mainClass,
+      List<String> wrapper,
+      Path dataDir,
+      Map<String, String> environment)
+      throws IOException, InterruptedException {
+    return start(root, nodeId, mainClass, wrapper, dataDir, List.of(), environment);
+  }
+
   private static DriverProcess start(
       Path root, String nodeId, String mainClass, List<String> wrapper, Path dataDir)
       throws IOException, InterruptedException {

@@ -6,6 +6,7 @@ import io.thinvol.driver.host.HostCommandException;
 import io.thinvol.driver.host.HostTools;
 import io.thinvol.driver.host.LoopDevice;
 import io.thinvol.driver.host.MountEntry;
+import io.thinvol.driver.host.MountTable;
 import io.thinvol.driver.store.AccessType;
 import io.thinvol.driver.store.DataLayout;
 import io.thinvol.driver.store.VolumeRecord;
@@ -53,11 +54,19 @@ final class ImageCopier {
     this.freezes = freezes;
   }
 
-  /** The mount point of the filesystem on {@code device}, if it is mounted on this node. */
+  /**
+   * A path that reaches the filesystem on {@code device}, if it is mounted on this node: a line of
+   * the mount table whose path now leads elsewhere (a copy propagation put under another mount, a
+   * mount covered by another) is no place to freeze or trim it.
+   */
   Optional<Path> filesystemMount(LoopDevice device) {
-    return host.mountTable().ofDevice(device).stream()
+    MountTable table = host.mountTable();
+    return table.ofDevice(device).stream()
         .filter(entry -> "/".equals(entry.root()))
         .map(MountEntry::mountPoint)
+        .filter(
+            path ->
+                table.at(path).filter(e -> e.majorMinor().equals(device.majorMinor())).isPresent())
         .findFirst();
   }
 

@@ -5,6 +5,7 @@ import io.thinvol.driver.host.HostTools;
 import io.thinvol.driver.host.LoopDevice;
 import io.thinvol.driver.host.MountEntry;
 import io.thinvol.driver.host.MountTable;
+import io.thinvol.driver.host.Mounts;
 import io.thinvol.driver.store.AccessType;
 import io.thinvol.driver.store.DataLayout;
 import io.thinvol.driver.store.Ids;
@@ -12,8 +13,10 @@ import io.thinvol.driver.store.VolumeRecord;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
@@ -139,16 +142,46 @@ final class NodeAttachments {
                     || table.ofDeviceNode(device).contains(entry));
   }
 
+  /**
+   * Where the devices' filesystems and nodes are mounted, each path once: propagation can list one
+   * mount point several times (a kubelet dir bound onto itself under a shared parent).
+   */
   static List<Path> mountPoints(MountTable table, List<LoopDevice> devices) {
-    List<Path> points = new ArrayList<>();
+    Set<Path> points = new LinkedHashSet<>();
     for (LoopDevice device : devices) {
       table.ofDevice(device).forEach(e -> points.add(e.mountPoint()));
       table.ofDeviceNode(device).forEach(e -> points.add(e.mountPoint()));
     }
-    return points;
+    return new ArrayList<>(points);
   }
 
-  void unmount(Path path, String volumeId) {
+  /**
+   * Unmounts the volume's mounts at {@code path} until it is no longer a mount point: stacked
+   * publishes, or one left by an unmount that did not reach a propagated copy. A mount of anything
+   * else is left alone and refused; {@code role} names the path in that message ("target").
+   */
+  void unmountAll(Path path, String role, String volumeId, List<LoopDevice> devices) {
+    for (int i = 0; i < Mounts.MAX_STACKED; i++) {
+      MountTable table = host.mountTable();
+      Optional<MountEntry> present = table.at(path);
+      if (present.isEmpty()) {
+        return;
+      }
+      if (!belongsTo(present.get(), devices, table)) {
+        throw CsiException.failedPrecondition(
+            "%s %s holds a mount of %s, not volume %s; leaving it alone",
+            role, path, present.get().source(), volumeId);
+      }
+      unmount(path, volumeId);
+    }
+    if (host.mountTable().at(path).isPresent()) {
+      throw CsiException.failedPrecondition(
+          "%s %s is still a mount point after %d unmounts; see what is mounted there",
+          role, path, Mounts.MAX_STACKED);
+    }
+  }
+
+  private void unmount(Path path, String volumeId) {
     try {
       host.mounts().unmount(path);
     } catch (HostCommandException e) {

@@ -23,7 +23,6 @@ import org.slf4j.LoggerFactory;
 final class NodePublishing {
 
   private static final Logger log = LoggerFactory.getLogger(NodePublishing.class);
-  private static final int MAX_STACKED_MOUNTS = 8;
 
   private final NodeAttachments attachments;
   private final VolumeFilesystems filesystems;
@@ -148,22 +147,13 @@ final class NodePublishing {
   void unpublish(String volumeId, Path targetPath) {
     boolean known = attachments.known(volumeId).isPresent();
     List<LoopDevice> devices = known ? attachments.devices(volumeId) : List.of();
-    for (int i = 0; i < MAX_STACKED_MOUNTS; i++) {
-      MountTable table = host.mountTable();
-      Optional<MountEntry> present = table.at(targetPath);
-      if (present.isEmpty()) {
-        break;
-      }
-      if (!known) {
+    if (!known) {
+      Optional<MountEntry> present = host.mountTable().at(targetPath);
+      if (present.isPresent()) {
         throw NodeAttachments.unknownVolumeMounted(volumeId, targetPath, present.get());
       }
-      if (!belongsTo(present.get(), devices, table)) {
-        throw CsiException.failedPrecondition(
-            "target %s holds a mount of %s, not volume %s; leaving it alone",
-            targetPath, present.get().source(), volumeId);
-      }
-      attachments.unmount(targetPath, volumeId);
     }
+    attachments.unmountAll(targetPath, "target", volumeId, devices);
     removeTarget(targetPath);
     MountTable after = host.mountTable();
     for (LoopDevice device : devices) {

@@ -95,9 +95,7 @@ final class NodeStaging {
       throw CsiException.failedPrecondition(
           "volume %s is still published at %s; unpublish it before unstaging", volumeId, published);
     }
-    if (staged.isPresent()) {
-      attachments.unmount(stagingPath, volumeId);
-    }
+    attachments.unmountAll(stagingPath, "staging path", volumeId, devices);
     try {
       attachments.host().loops().detach(device.get());
     } catch (DetachPendingException e) {

@@ -5,7 +5,6 @@ import io.thinvol.driver.host.DetachPendingException;
 import io.thinvol.driver.host.FsType;
 import io.thinvol.driver.host.HostTools;
 import io.thinvol.driver.host.LoopDevice;
-import io.thinvol.driver.host.MountEntry;
 import io.thinvol.driver.host.MountTable;
 import io.thinvol.driver.store.AccessType;
 import io.thinvol.driver.store.Catalog;
@@ -16,9 +15,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -126,12 +122,9 @@ public final class SpaceReclaimer {
     if (!Files.isDirectory(base)) {
       return;
     }
-    List<MountEntry> leftovers = new ArrayList<>(host.mountTable().under(base));
-    leftovers.sort(
-        Comparator.comparing((MountEntry m) -> m.mountPoint().getNameCount()).reversed());
-    for (MountEntry mount : leftovers) {
-      log.info("unmounting {} left by an interrupted reclaim", mount.mountPoint());
-      host.mounts().unmount(mount.mountPoint());
+    for (Path mountPoint : host.mountTable().mountPointsUnder(base)) {
+      log.info("unmounting {} left by an interrupted reclaim", mountPoint);
+      host.mounts().unmountAll(mountPoint);
     }
     try (Stream<Path> dirs = Files.list(base)) {
       for (Path dir : dirs.toList()) {

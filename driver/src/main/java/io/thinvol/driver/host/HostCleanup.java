@@ -6,7 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -25,13 +24,11 @@ public final class HostCleanup {
   public static List<String> release(Path directory) {
     CommandRunner runner = new ProcessCommandRunner();
     List<String> leftovers = new ArrayList<>();
-    List<MountEntry> mounts = new ArrayList<>(MountTable.read().under(directory));
-    mounts.sort(Comparator.comparing((MountEntry m) -> m.mountPoint().getNameCount()).reversed());
     Mounts unmounts = new Mounts(runner);
-    for (MountEntry mount : mounts) {
-      String found = "mount " + mount.mountPoint();
+    for (Path mountPoint : MountTable.read().mountPointsUnder(directory)) {
+      String found = "mount " + mountPoint;
       try {
-        unmounts.unmount(mount.mountPoint());
+        unmounts.unmountAll(mountPoint);
         leftovers.add(found);
       } catch (HostCommandException e) {
         leftovers.add(found + " (" + e.getMessage() + ")");

@@ -25,7 +25,10 @@ final class LoopOpeners {
    */
   static List<String> of(LoopDevice device) {
     List<String> openers = new ArrayList<>(processes(device.path()));
-    MountTable.read().ofDevice(device).forEach(m -> openers.add("mount at " + m.mountPoint()));
+    MountTable.read().ofDevice(device).stream()
+        .map(m -> "mount at " + m.mountPoint())
+        .distinct()
+        .forEach(openers::add);
     holders(device.name()).forEach(h -> openers.add("holder " + h));
     return openers;
   }

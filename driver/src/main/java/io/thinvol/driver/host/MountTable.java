@@ -5,25 +5,45 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 
-/** A snapshot of the mounts this process sees, parsed from {@code /proc/self/mountinfo}. */
+/**
+ * A snapshot of the mounts this process sees, parsed from {@code /proc/self/mountinfo}. A path is
+ * asked about by what it resolves to ({@link #at}), following the mount tree as the kernel's path
+ * walk does, never by the first or last line that names it: propagation can list one mount point
+ * several times.
+ */
 public final class MountTable {
 
   private final List<MountEntry> entries;
+  private final Map<Integer, List<MountEntry>> children = new HashMap<>();
+  private final List<MountEntry> roots = new ArrayList<>();
 
   private MountTable(List<MountEntry> entries) {
     this.entries = entries;
+    Set<Integer> ids = entries.stream().map(MountEntry::id).collect(Collectors.toSet());
+    for (MountEntry entry : entries) {
+      if (ids.contains(entry.parentId()) && entry.parentId() != entry.id()) {
+        children.computeIfAbsent(entry.parentId(), id -> new ArrayList<>()).add(entry);
+      } else {
+        roots.add(entry); // the namespace's root (its parent is outside this process's view)
+      }
+    }
   }
 
   public static MountTable read() {
     return read(Path.of("/proc/self/mountinfo"));
   }
 
-  static MountTable read(Path mountinfo) {
+  /** The mounts as {@code mountinfo} lists them, e.g. another process's {@code mountinfo}. */
+  public static MountTable read(Path mountinfo) {
     try {
       return parse(Files.readAllLines(mountinfo));
     } catch (IOException e) {
@@ -48,14 +68,20 @@ public final class MountTable {
     if (separator < 6 || separator + 2 >= fields.length) {
       throw new HostCommandException("unexpected mountinfo line: " + line);
     }
-    return new MountEntry(
-        fields[2],
-        unescape(fields[3]),
-        Path.of(unescape(fields[4])),
-        options(fields[5]),
-        fields[separator + 1],
-        unescape(fields[separator + 2]),
-        separator + 3 < fields.length ? options(fields[separator + 3]) : Set.of());
+    try {
+      return new MountEntry(
+          Integer.parseInt(fields[0]),
+          Integer.parseInt(fields[1]),
+          fields[2],
+          unescape(fields[3]),
+          Path.of(unescape(fields[4])),
+          options(fields[5]),
+          fields[separator + 1],
+          unescape(fields[separator + 2]),
+          separator + 3 < fields.length ? options(fields[separator + 3]) : Set.of());
+    } catch (NumberFormatException e) {
+      throw new HostCommandException("unexpected mountinfo line: " + line, e);
+    }
   }
 
   private static Set<String> options(String field) {
@@ -83,16 +109,39 @@ public final class MountTable {
     return out.toString();
   }
 
-  /** The topmost mount at exactly {@code mountPoint}, if something is mounted there. */
+  /**
+   * The mount {@code mountPoint} reaches, if it is a mount point: the topmost of a stack, and of
+   * several lines naming the path the one a path walk reaches (a copy that propagation put under a
+   * mount covering it is not).
+   */
   public Optional<MountEntry> at(Path mountPoint) {
     Path wanted = mountPoint.toAbsolutePath().normalize();
-    MountEntry found = null;
-    for (MountEntry entry : entries) {
-      if (entry.mountPoint().equals(wanted)) {
-        found = entry; // later lines are mounted on top of earlier ones
+    return resolve(wanted).filter(entry -> entry.mountPoint().equals(wanted));
+  }
+
+  /**
+   * The mount a path walk to {@code path} ends on: from the root, into the child mount crossed
+   * first (the shortest mount point on the way; of equals, the later line, mounted on top).
+   */
+  private Optional<MountEntry> resolve(Path path) {
+    MountEntry current = null;
+    List<MountEntry> candidates = roots;
+    for (int depth = 0; depth <= entries.size(); depth++) { // bounded even for a malformed table
+      MountEntry next = null;
+      for (MountEntry candidate : candidates) {
+        if (path.startsWith(candidate.mountPoint())
+            && (next == null
+                || candidate.mountPoint().getNameCount() <= next.mountPoint().getNameCount())) {
+          next = candidate;
+        }
       }
+      if (next == null) {
+        break;
+      }
+      current = next;
+      candidates = children.getOrDefault(current.id(), List.of());
     }
-    return Optional.ofNullable(found);
+    return Optional.ofNullable(current);
   }
 
   /** Mounts of the filesystem on {@code device} (the whole filesystem or a part of it). */
@@ -112,5 +161,14 @@ public final class MountTable {
   public List<MountEntry> under(Path directory) {
     Path base = directory.toAbsolutePath().normalize();
     return entries.stream().filter(e -> e.mountPoint().startsWith(base)).toList();
+  }
+
+  /** The mount points at or below {@code directory}, each once, the deepest first. */
+  public List<Path> mountPointsUnder(Path directory) {
+    return under(directory).stream()
+        .map(MountEntry::mountPoint)
+        .distinct()
+        .sorted(Comparator.comparingInt(Path::getNameCount).reversed())
+        .toList();
   }
 }

@@ -13,6 +13,9 @@ public final class Mounts {
 
   private static final Duration TIMEOUT = Duration.ofMinutes(2);
 
+  /** More mounts than this on one path are not the driver's doing; it stops and says so. */
+  public static final int MAX_STACKED = 8;
+
   private final CommandRunner runner;
 
   public Mounts(CommandRunner runner) {
@@ -108,6 +111,24 @@ public final class Mounts {
                 "is busy: a process still has a file open there, or something is mounted below"
                     + " it")
             .meaning(Errno.EINVAL, "is not a mount point"));
+  }
+
+  /**
+   * Unmounts {@code target} until it is no longer a mount point: mounts can be stacked there, and
+   * an unmount propagates to the copies that propagation made, or leaves one to unmount next. Stops
+   * after {@link #MAX_STACKED} unmounts.
+   */
+  public void unmountAll(Path target) {
+    for (int i = 0; i < MAX_STACKED; i++) {
+      if (MountTable.read().at(target).isEmpty()) {
+        return;
+      }
+      unmount(target);
+    }
+    if (MountTable.read().at(target).isPresent()) {
+      throw new HostCommandException(
+          target + " is still a mount point after " + MAX_STACKED + " unmounts");
+    }
   }
 
   private static int mount(Path source, Path target, long flags, String data) {

@@ -50,6 +50,39 @@ class MountTableTest {
     assertThat(table.at(Path.of("/nowhere"))).isEmpty();
   }
 
+  /**
+   * A kubelet dir bound onto itself under a shared parent, as /proc/self/mountinfo shows it: the
+   * staging mount and the publish bind are each listed twice, once on the kubelet bind (reachable)
+   * and once, by propagation, on the parent under it (covered by the bind).
+   */
+  private static final List<String> SELF_BOUND_KUBELET =
+      List.of(
+          "1 0 254:0 / / rw - ext4 /dev/vda rw",
+          "63 1 254:0 /k /k rw shared:1 - ext4 /dev/vda rw",
+          "64 63 254:0 /k/kubelet /k/kubelet rw shared:1 - ext4 /dev/vda rw",
+          "65 64 7:0 / /k/kubelet/staging rw shared:2 - ext4 /dev/loop0 rw",
+          "66 63 7:0 / /k/kubelet/staging rw shared:2 - ext4 /dev/loop0 rw",
+          "67 64 7:0 / /k/kubelet/target ro shared:2 - ext4 /dev/loop0 rw",
+          "68 63 7:0 / /k/kubelet/target rw shared:2 - ext4 /dev/loop0 rw",
+          "69 63 7:1 / /k/kubelet/covered rw - ext4 /dev/loop1 rw");
+
+  @Test
+  void aMountPointListedTwiceIsTheMountItsPathReaches() {
+    MountTable table = MountTable.parse(SELF_BOUND_KUBELET);
+    assertThat(table.at(Path.of("/k/kubelet/staging")).orElseThrow().id()).isEqualTo(65);
+    assertThat(table.at(Path.of("/k/kubelet/target")).orElseThrow().readOnly()).isTrue();
+    assertThat(table.at(Path.of("/k/kubelet/covered")))
+        .as("only a copy under the kubelet bind is there: no path reaches it")
+        .isEmpty();
+    assertThat(table.at(Path.of("/k/kubelet")).orElseThrow().id()).isEqualTo(64);
+    assertThat(table.mountPointsUnder(Path.of("/k/kubelet")))
+        .containsExactly(
+            Path.of("/k/kubelet/staging"),
+            Path.of("/k/kubelet/target"),
+            Path.of("/k/kubelet/covered"),
+            Path.of("/k/kubelet"));
+  }
+
   @Test
   void unescapeLeavesOtherBackslashesAlone() {
     assertThat(MountTable.unescape("a\\134b\\011c\\012d")).isEqualTo("a\\b\tc\nd");
