@@ -1,6 +1,7 @@
 package io.thinvol.driver.preflight;
 
 import io.grpc.StatusRuntimeException;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.util.concurrent.Callable;
 
@@ -49,11 +50,22 @@ final class StepRunner {
     }
   }
 
-  private static String describe(Exception e) {
+  /**
+   * What a person reads on the failure line: the message the check or the driver wrote for them,
+   * not a Java class. Only an error that carries no message (a defect) is named by its class.
+   */
+  static String describe(Exception e) {
     if (e instanceof StatusRuntimeException status) {
       return status.getStatus().getCode() + ": " + status.getStatus().getDescription();
     }
-    return e.getClass().getSimpleName() + ": " + e.getMessage();
+    String message = e.getMessage() == null || e.getMessage().isBlank() ? null : e.getMessage();
+    if (e instanceof IOException) {
+      // a java.nio message is often a bare path
+      return "cannot read or write a file: " + (message == null ? "no detail given" : message);
+    }
+    return message != null
+        ? message
+        : "failed without a message (" + e.getClass().getName() + "); see the log above";
   }
 
   private void print(String verdict, String name, long nanos, String detail) {

@@ -47,10 +47,12 @@ class HostPrerequisitesTest {
     assertThat(report)
         .contains(
             " 1. FAIL host tools are installed",
-            "IllegalStateException: missing mkfs.xfs, xfs_growfs;"
-                + " on Debian or Ubuntu install them with: apt-get install -y xfsprogs",
+            "ms  missing mkfs.xfs, xfs_growfs;"
+                + " on Debian or Ubuntu install them with: apt-get install -y xfsprogs\n",
             "preflight FAILED: 0 steps passed, 1 failed, 0 skipped")
-        .doesNotContain("create a 1 GiB");
+        .doesNotContain("create a 1 GiB")
+        .as("a plain sentence, no Java class")
+        .doesNotContain("Exception");
   }
 
   @Test
