@@ -1,6 +1,7 @@
 package io.thinvol.driver;
 
 import csi.v1.ProbeRequest;
+import io.grpc.StatusRuntimeException;
 import io.thinvol.driver.client.AddonsClient;
 import io.thinvol.driver.client.CsiClient;
 import java.io.IOException;
@@ -125,7 +126,19 @@ public final class DriverProcess implements AutoCloseable {
       Thread.sleep(50);
     }
     CsiClient client = new CsiClient(socket);
-    client.identity().withWaitForReady().probe(ProbeRequest.getDefaultInstance());
+    try {
+      // bounded: a driver that dies after making its socket would keep an unbounded wait waiting
+      client
+          .identity()
+          .withWaitForReady()
+          .withDeadlineAfter(60, TimeUnit.SECONDS)
+          .probe(ProbeRequest.getDefaultInstance());
+    } catch (StatusRuntimeException e) {
+      client.close();
+      process.destroyForcibly();
+      throw new IllegalStateException(
+          "driver does not answer: " + Files.readString(root.resolve("driver.log")), e);
+    }
     return new DriverProcess(process, client, new AddonsClient(root.resolve("addons.sock")));
   }
 

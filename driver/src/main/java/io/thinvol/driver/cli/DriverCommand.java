@@ -8,6 +8,8 @@ import io.thinvol.driver.kube.ApiServer;
 import io.thinvol.driver.kube.DataDirCondition;
 import io.thinvol.driver.metrics.HttpEndpoints;
 import io.thinvol.driver.server.Driver;
+import java.io.IOException;
+import java.net.BindException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
@@ -218,7 +220,7 @@ public final class DriverCommand implements Callable<Integer> {
                 ? new KubernetesTokenVerifier(ApiServer::fromEnvironment, addons.tokenAudience())
                 : null,
             new ProcessCommandRunner());
-    HttpEndpoints http = httpPort > 0 ? driver.serveHttp(httpPort) : null;
+    HttpEndpoints http = httpPort > 0 ? serveHttp(driver) : null;
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
@@ -234,6 +236,24 @@ public final class DriverCommand implements Callable<Integer> {
                 "shutdown"));
     driver.awaitTermination();
     return 0;
+  }
+
+  /**
+   * The health and metrics endpoints, or none when another process holds their port: they report on
+   * the driver, whose volumes must be served all the same (docs/decisions.md).
+   */
+  private HttpEndpoints serveHttp(Driver driver) throws IOException {
+    try {
+      return driver.serveHttp(httpPort);
+    } catch (BindException e) {
+      log.warn(
+          "port {} of --http-port (env THINVOL_HTTP_PORT) is taken by another process ({}):"
+              + " /healthz, /readyz and /metrics are not served, the CSI service is; give this"
+              + " driver a free --http-port, or 0 for none",
+          httpPort,
+          e.getMessage());
+      return null;
+    }
   }
 
   AddonsConfig addonsConfig() {
