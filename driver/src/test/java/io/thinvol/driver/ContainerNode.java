@@ -56,20 +56,27 @@ public final class ContainerNode implements AutoCloseable {
 
   /** A driver in a new container: a fresh mount namespace with the data dir bind-mounted. */
   public DriverProcess startDriver(String nodeId) throws IOException, InterruptedException {
-    List<String> container =
-        List.of(
-            "unshare",
-            "--mount",
-            "--propagation",
-            "unchanged",
-            "--",
-            "sh",
-            "-ec",
-            "mount --bind \"$1\" \"$2\"; shift 2; exec \"$@\"",
-            "sh",
-            hostDataDir().toString(),
-            containerDataDir().toString());
-    return DriverProcess.start(root, nodeId, container, containerDataDir());
+    return DriverProcess.start(
+        root, nodeId, container(hostDataDir(), containerDataDir()), containerDataDir());
+  }
+
+  /**
+   * The command that runs its arguments as a container would: in a new mount namespace made from
+   * the current one, with {@code hostData} bind-mounted at {@code containerData}.
+   */
+  static List<String> container(Path hostData, Path containerData) {
+    return List.of(
+        "unshare",
+        "--mount",
+        "--propagation",
+        "unchanged",
+        "--",
+        "sh",
+        "-ec",
+        "mount --bind \"$1\" \"$2\"; shift 2; exec \"$@\"",
+        "sh",
+        hostData.toString(),
+        containerData.toString());
   }
 
   public Path root() {

@@ -93,9 +93,14 @@ public final class NamespacedNode implements AutoCloseable {
 
   /** Runs a command in the node's mount namespace; its output. */
   public String inNode(String... argv) {
-    List<String> command = new ArrayList<>(List.of("nsenter", "--mount=" + namespace(), "--"));
-    command.addAll(List.of(argv));
-    return runner.run(TIMEOUT, command).stdout();
+    return runner.run(TIMEOUT, entering(List.of(argv))).stdout();
+  }
+
+  /** {@code command} run in the node's mount namespace. */
+  private List<String> entering(List<String> command) {
+    List<String> entered = new ArrayList<>(List.of("nsenter", "--mount=" + namespace(), "--"));
+    entered.addAll(command);
+    return entered;
   }
 
   /** The node's mounts. */
@@ -134,21 +139,7 @@ public final class NamespacedNode implements AutoCloseable {
   }
 
   private List<String> container() {
-    return List.of(
-        "nsenter",
-        "--mount=" + namespace(),
-        "--",
-        "unshare",
-        "--mount",
-        "--propagation",
-        "unchanged",
-        "--",
-        "sh",
-        "-ec",
-        "mount --bind \"$1\" \"$2\"; shift 2; exec \"$@\"",
-        "sh",
-        hostDataDir().toString(),
-        containerDataDir().toString());
+    return entering(ContainerNode.container(hostDataDir(), containerDataDir()));
   }
 
   public Path hostDataDir() {
@@ -187,9 +178,7 @@ public final class NamespacedNode implements AutoCloseable {
       for (Path mountPoint : mountsBelowKubelet()) {
         leaked.add("mount " + mountPoint);
         for (int i = 0; i < 8 && mountTable().at(mountPoint).isPresent(); i++) {
-          runner.runAllowingFailure(
-              TIMEOUT,
-              List.of("nsenter", "--mount=" + namespace(), "--", "umount", mountPoint.toString()));
+          runner.runAllowingFailure(TIMEOUT, entering(List.of("umount", mountPoint.toString())));
         }
       }
     } finally {

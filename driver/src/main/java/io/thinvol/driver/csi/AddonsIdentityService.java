@@ -14,53 +14,46 @@ import io.thinvol.driver.config.DriverConfig;
 
 /**
  * CSI-Addons identity: one process serves both sides, so it offers the controller and node services
- * and both offline (ControllerReclaimSpace) and online (NodeReclaimSpace) reclaim.
+ * and both offline (ControllerReclaimSpace) and online (NodeReclaimSpace) reclaim. Ready whenever
+ * it answers, as the CSI identity ({@link IdentityService}).
  */
 public final class AddonsIdentityService extends IdentityGrpc.IdentityImplBase {
 
-  private final DriverConfig config;
+  private static final GetCapabilitiesResponse CAPABILITIES =
+      GetCapabilitiesResponse.newBuilder()
+          .addCapabilities(service(Capability.Service.Type.CONTROLLER_SERVICE))
+          .addCapabilities(service(Capability.Service.Type.NODE_SERVICE))
+          .addCapabilities(reclaim(Capability.ReclaimSpace.Type.OFFLINE))
+          .addCapabilities(reclaim(Capability.ReclaimSpace.Type.ONLINE))
+          .build();
+  private static final ProbeResponse READY =
+      ProbeResponse.newBuilder().setReady(BoolValue.of(true)).build();
+
+  private final GetIdentityResponse identity;
 
   public AddonsIdentityService(DriverConfig config) {
-    this.config = config;
+    this.identity =
+        GetIdentityResponse.newBuilder()
+            .setName(config.driverName())
+            .setVendorVersion(config.version())
+            .build();
   }
 
   @Override
   public void getIdentity(
       GetIdentityRequest request, StreamObserver<GetIdentityResponse> observer) {
-    Rpc.unary(
-        "GetIdentity",
-        null,
-        observer,
-        () ->
-            GetIdentityResponse.newBuilder()
-                .setName(config.driverName())
-                .setVendorVersion(config.version())
-                .build());
+    Rpc.constant("GetIdentity", observer, identity);
   }
 
   @Override
   public void getCapabilities(
       GetCapabilitiesRequest request, StreamObserver<GetCapabilitiesResponse> observer) {
-    Rpc.unary(
-        "GetCapabilities",
-        null,
-        observer,
-        () ->
-            GetCapabilitiesResponse.newBuilder()
-                .addCapabilities(service(Capability.Service.Type.CONTROLLER_SERVICE))
-                .addCapabilities(service(Capability.Service.Type.NODE_SERVICE))
-                .addCapabilities(reclaim(Capability.ReclaimSpace.Type.OFFLINE))
-                .addCapabilities(reclaim(Capability.ReclaimSpace.Type.ONLINE))
-                .build());
+    Rpc.constant("GetCapabilities", observer, CAPABILITIES);
   }
 
   @Override
   public void probe(ProbeRequest request, StreamObserver<ProbeResponse> observer) {
-    Rpc.unary(
-        "Probe",
-        null,
-        observer,
-        () -> ProbeResponse.newBuilder().setReady(BoolValue.of(true)).build());
+    Rpc.constant("Probe", observer, READY);
   }
 
   private static Capability service(Capability.Service.Type type) {

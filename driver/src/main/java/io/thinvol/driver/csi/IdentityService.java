@@ -15,54 +15,18 @@ import io.thinvol.driver.config.DriverConfig;
 /** CSI Identity: who the plugin is, what it offers, and that it serves. */
 public final class IdentityService extends IdentityGrpc.IdentityImplBase {
 
-  private final DriverConfig config;
-
-  public IdentityService(DriverConfig config) {
-    this.config = config;
-  }
-
-  @Override
-  public void getPluginInfo(
-      GetPluginInfoRequest request, StreamObserver<GetPluginInfoResponse> observer) {
-    Rpc.unary(
-        "GetPluginInfo",
-        null,
-        observer,
-        () ->
-            GetPluginInfoResponse.newBuilder()
-                .setName(config.driverName())
-                .setVendorVersion(config.version())
-                .build());
-  }
-
-  @Override
-  public void getPluginCapabilities(
-      GetPluginCapabilitiesRequest request,
-      StreamObserver<GetPluginCapabilitiesResponse> observer) {
-    Rpc.unary(
-        "GetPluginCapabilities",
-        null,
-        observer,
-        () ->
-            GetPluginCapabilitiesResponse.newBuilder()
-                .addCapabilities(service(PluginCapability.Service.Type.CONTROLLER_SERVICE))
-                .addCapabilities(service(PluginCapability.Service.Type.GROUP_CONTROLLER_SERVICE))
-                .addCapabilities(
-                    service(PluginCapability.Service.Type.VOLUME_ACCESSIBILITY_CONSTRAINTS))
-                .addCapabilities(service(PluginCapability.Service.Type.SNAPSHOT_METADATA_SERVICE))
-                .addCapabilities(
-                    PluginCapability.newBuilder()
-                        .setVolumeExpansion(
-                            PluginCapability.VolumeExpansion.newBuilder()
-                                .setType(PluginCapability.VolumeExpansion.Type.ONLINE)))
-                .build());
-  }
-
-  private static PluginCapability service(PluginCapability.Service.Type type) {
-    return PluginCapability.newBuilder()
-        .setService(PluginCapability.Service.newBuilder().setType(type))
-        .build();
-  }
+  private static final GetPluginCapabilitiesResponse CAPABILITIES =
+      GetPluginCapabilitiesResponse.newBuilder()
+          .addCapabilities(service(PluginCapability.Service.Type.CONTROLLER_SERVICE))
+          .addCapabilities(service(PluginCapability.Service.Type.GROUP_CONTROLLER_SERVICE))
+          .addCapabilities(service(PluginCapability.Service.Type.VOLUME_ACCESSIBILITY_CONSTRAINTS))
+          .addCapabilities(service(PluginCapability.Service.Type.SNAPSHOT_METADATA_SERVICE))
+          .addCapabilities(
+              PluginCapability.newBuilder()
+                  .setVolumeExpansion(
+                      PluginCapability.VolumeExpansion.newBuilder()
+                          .setType(PluginCapability.VolumeExpansion.Type.ONLINE)))
+          .build();
 
   /**
    * Ready whenever it answers: the plugin finished starting before it opened its socket. Data-dir
@@ -71,12 +35,40 @@ public final class IdentityService extends IdentityGrpc.IdentityImplBase {
    * the node). The data dir's state is readiness ({@code /readyz}), volume conditions and a Pod
    * condition instead.
    */
+  private static final ProbeResponse READY =
+      ProbeResponse.newBuilder().setReady(BoolValue.of(true)).build();
+
+  private final GetPluginInfoResponse info;
+
+  public IdentityService(DriverConfig config) {
+    this.info =
+        GetPluginInfoResponse.newBuilder()
+            .setName(config.driverName())
+            .setVendorVersion(config.version())
+            .build();
+  }
+
+  @Override
+  public void getPluginInfo(
+      GetPluginInfoRequest request, StreamObserver<GetPluginInfoResponse> observer) {
+    Rpc.constant("GetPluginInfo", observer, info);
+  }
+
+  @Override
+  public void getPluginCapabilities(
+      GetPluginCapabilitiesRequest request,
+      StreamObserver<GetPluginCapabilitiesResponse> observer) {
+    Rpc.constant("GetPluginCapabilities", observer, CAPABILITIES);
+  }
+
   @Override
   public void probe(ProbeRequest request, StreamObserver<ProbeResponse> observer) {
-    Rpc.unary(
-        "Probe",
-        null,
-        observer,
-        () -> ProbeResponse.newBuilder().setReady(BoolValue.of(true)).build());
+    Rpc.constant("Probe", observer, READY);
+  }
+
+  private static PluginCapability service(PluginCapability.Service.Type type) {
+    return PluginCapability.newBuilder()
+        .setService(PluginCapability.Service.newBuilder().setType(type))
+        .build();
   }
 }

@@ -27,6 +27,8 @@ import io.thinvol.driver.core.VolumeHealth;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.BiFunction;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 /** CSI Node: stage (loop device + filesystem), publish (bind mounts), stats and expansion. */
@@ -53,16 +55,16 @@ public final class NodeService extends NodeGrpc.NodeImplBase {
   @Override
   public void nodeStageVolume(
       NodeStageVolumeRequest request, StreamObserver<NodeStageVolumeResponse> observer) {
-    Rpc.unary(
+    onVolumeAt(
         "NodeStageVolume",
         request.getVolumeId(),
+        request.getStagingTargetPath(),
+        "staging_target_path",
         observer,
-        () -> {
-          Requests.requirePresent(request.getVolumeId(), "volume_id");
-          Path staging = Requests.path(request.getStagingTargetPath(), "staging_target_path");
+        (volumeId, staging) -> {
           NodeManager.Usage usage =
               Requests.usage(request.getVolumeCapability(), "volume_capability");
-          node.stage(Requests.volumeId(request.getVolumeId()), staging, usage);
+          node.stage(volumeId.get(), staging, usage);
           return NodeStageVolumeResponse.getDefaultInstance();
         });
   }
@@ -70,14 +72,14 @@ public final class NodeService extends NodeGrpc.NodeImplBase {
   @Override
   public void nodeUnstageVolume(
       NodeUnstageVolumeRequest request, StreamObserver<NodeUnstageVolumeResponse> observer) {
-    Rpc.unary(
+    onVolumeAt(
         "NodeUnstageVolume",
         request.getVolumeId(),
+        request.getStagingTargetPath(),
+        "staging_target_path",
         observer,
-        () -> {
-          Requests.requirePresent(request.getVolumeId(), "volume_id");
-          Path staging = Requests.path(request.getStagingTargetPath(), "staging_target_path");
-          node.unstage(Requests.volumeId(request.getVolumeId()), staging);
+        (volumeId, staging) -> {
+          node.unstage(volumeId.get(), staging);
           return NodeUnstageVolumeResponse.getDefaultInstance();
         });
   }
@@ -85,23 +87,23 @@ public final class NodeService extends NodeGrpc.NodeImplBase {
   @Override
   public void nodePublishVolume(
       NodePublishVolumeRequest request, StreamObserver<NodePublishVolumeResponse> observer) {
-    Rpc.unary(
+    onVolumeAt(
         "NodePublishVolume",
         request.getVolumeId(),
+        request.getTargetPath(),
+        "target_path",
         observer,
-        () -> {
-          Requests.requirePresent(request.getVolumeId(), "volume_id");
-          Path target = Requests.path(request.getTargetPath(), "target_path");
+        (volumeId, target) -> {
           NodeManager.Usage usage =
               Requests.usage(request.getVolumeCapability(), "volume_capability");
           Path staging =
               Requests.optionalPath(request.getStagingTargetPath(), "staging_target_path");
-          String volumeId = Requests.volumeId(request.getVolumeId());
+          String id = volumeId.get();
           if (staging == null) {
             throw CsiException.failedPrecondition(
                 "staging_target_path is required: this driver stages volumes (STAGE_UNSTAGE_VOLUME)");
           }
-          node.publish(volumeId, staging, target, usage, request.getReadonly());
+          node.publish(id, staging, target, usage, request.getReadonly());
           return NodePublishVolumeResponse.getDefaultInstance();
         });
   }
@@ -109,15 +111,38 @@ public final class NodeService extends NodeGrpc.NodeImplBase {
   @Override
   public void nodeUnpublishVolume(
       NodeUnpublishVolumeRequest request, StreamObserver<NodeUnpublishVolumeResponse> observer) {
-    Rpc.unary(
+    onVolumeAt(
         "NodeUnpublishVolume",
         request.getVolumeId(),
+        request.getTargetPath(),
+        "target_path",
+        observer,
+        (volumeId, target) -> {
+          node.unpublish(volumeId.get(), target);
+          return NodeUnpublishVolumeResponse.getDefaultInstance();
+        });
+  }
+
+  /**
+   * A call on one volume at one path, checked in the order every such call keeps: volume_id
+   * present, then the path, then what {@code body} checks before it takes the volume's id ({@code
+   * volumeId.get()}: one of no volume's form is NOT_FOUND).
+   */
+  private static <T> void onVolumeAt(
+      String method,
+      String volumeId,
+      String path,
+      String pathField,
+      StreamObserver<T> observer,
+      BiFunction<Supplier<String>, Path, T> body) {
+    Rpc.unary(
+        method,
+        volumeId,
         observer,
         () -> {
-          Requests.requirePresent(request.getVolumeId(), "volume_id");
-          Path target = Requests.path(request.getTargetPath(), "target_path");
-          node.unpublish(Requests.volumeId(request.getVolumeId()), target);
-          return NodeUnpublishVolumeResponse.getDefaultInstance();
+          Requests.requirePresent(volumeId, "volume_id");
+          Path checked = Requests.path(path, pathField);
+          return body.apply(() -> Requests.volumeId(volumeId), checked);
         });
   }
 

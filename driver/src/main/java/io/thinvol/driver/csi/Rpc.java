@@ -48,6 +48,11 @@ final class Rpc {
     }
   }
 
+  /** A call about no volume whose answer never changes (identity, capabilities, probe). */
+  static <T> void constant(String method, StreamObserver<T> observer, T answer) {
+    unary(method, null, observer, () -> answer);
+  }
+
   /** Ends a call with the status {@code e} maps to, logged as its gravity deserves. */
   static void fail(StreamObserver<?> observer, RuntimeException e) {
     Status status = toStatus(e);

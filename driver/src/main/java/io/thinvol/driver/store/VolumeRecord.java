@@ -33,6 +33,24 @@ public record VolumeRecord(
   public static final int SCHEMA_VERSION = 1;
 
   public VolumeRecord withSize(long newSize, boolean growPending) {
+    return changed(newSize, growPending, formatted, ioMode);
+  }
+
+  public VolumeRecord withGrowFilesystemPending(boolean pending) {
+    return changed(sizeBytes, pending, formatted, ioMode);
+  }
+
+  public VolumeRecord withFormatted() {
+    return changed(sizeBytes, growFilesystemPending, true, ioMode);
+  }
+
+  public VolumeRecord withIoMode(String newIoMode) {
+    return changed(sizeBytes, growFilesystemPending, formatted, newIoMode);
+  }
+
+  /** The fields a volume's life changes, replaced; what it is and where it came from stay. */
+  private VolumeRecord changed(
+      long newSize, boolean growPending, Boolean isFormatted, String newIoMode) {
     return new VolumeRecord(
         schemaVersion,
         id,
@@ -44,43 +62,7 @@ public record VolumeRecord(
         createdAt,
         parameters,
         growPending,
-        formatted,
-        ioMode);
-  }
-
-  public VolumeRecord withGrowFilesystemPending(boolean pending) {
-    return withSize(sizeBytes, pending);
-  }
-
-  public VolumeRecord withFormatted() {
-    return new VolumeRecord(
-        schemaVersion,
-        id,
-        name,
-        sizeBytes,
-        accessType,
-        fsType,
-        contentSource,
-        createdAt,
-        parameters,
-        growFilesystemPending,
-        true,
-        ioMode);
-  }
-
-  public VolumeRecord withIoMode(String newIoMode) {
-    return new VolumeRecord(
-        schemaVersion,
-        id,
-        name,
-        sizeBytes,
-        accessType,
-        fsType,
-        contentSource,
-        createdAt,
-        parameters,
-        growFilesystemPending,
-        formatted,
+        isFormatted,
         newIoMode);
   }
 }

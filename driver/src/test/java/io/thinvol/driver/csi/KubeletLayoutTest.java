@@ -17,6 +17,7 @@ import io.thinvol.driver.preflight.DataFiles;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiConsumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -93,41 +94,42 @@ class KubeletLayoutTest {
   @EnumSource(KubeletLayout.class)
   void killedInTheMiddleOfAPublish(KubeletLayout layout) throws Exception {
     node = new NamespacedNode(layout);
-    String fs;
-    CompletableFuture<Void> publish;
-    DriverProcess held = node.startHeldDriver("node-a", "mount --bind");
-    try {
-      CsiClient csi = held.csi();
-      fs = csi.createVolume("fs", 64 * MIB, EXT4, null);
-      csi.stage(fs, node.staging("fs"), EXT4);
-      publish =
-          CompletableFuture.runAsync(
-              () -> csi.publish(fs, node.staging("fs"), node.target("fs"), EXT4, false));
-      node.awaitHeld();
-    } finally {
-      held.kill();
-    }
-    assertThat(publish).failsWithin(Duration.ofSeconds(30));
-    restartAndFinish(fs);
+    killWhileHeld(
+        "mount --bind",
+        (csi, fs) -> csi.stage(fs, node.staging("fs"), EXT4),
+        (csi, fs) -> csi.publish(fs, node.staging("fs"), node.target("fs"), EXT4, false));
   }
 
   @ParameterizedTest
   @EnumSource(KubeletLayout.class)
   void killedInTheMiddleOfAnUnpublish(KubeletLayout layout) throws Exception {
     node = new NamespacedNode(layout);
+    killWhileHeld(
+        "umount",
+        (csi, fs) -> stageAndPublish(csi, fs, "fs", node.target("fs"), EXT4),
+        (csi, fs) -> csi.unpublish(fs, node.target("fs")));
+  }
+
+  /**
+   * Creates a volume and prepares it with {@code before}; SIGKILLs the driver while {@code held}
+   * waits in a call of {@code heldCall}; then restarts it and finishes as the kubelet would.
+   */
+  private void killWhileHeld(
+      String heldCall, BiConsumer<CsiClient, String> before, BiConsumer<CsiClient, String> held)
+      throws Exception {
     String fs;
-    CompletableFuture<Void> unpublish;
-    DriverProcess held = node.startHeldDriver("node-a", "umount");
+    CompletableFuture<Void> interrupted;
+    DriverProcess driver = node.startHeldDriver("node-a", heldCall);
     try {
-      CsiClient csi = held.csi();
+      CsiClient csi = driver.csi();
       fs = csi.createVolume("fs", 64 * MIB, EXT4, null);
-      stageAndPublish(csi, fs, "fs", node.target("fs"), EXT4);
-      unpublish = CompletableFuture.runAsync(() -> csi.unpublish(fs, node.target("fs")));
+      before.accept(csi, fs);
+      interrupted = CompletableFuture.runAsync(() -> held.accept(csi, fs));
       node.awaitHeld();
     } finally {
-      held.kill();
+      driver.kill();
     }
-    assertThat(unpublish).failsWithin(Duration.ofSeconds(30));
+    assertThat(interrupted).failsWithin(Duration.ofSeconds(30));
     restartAndFinish(fs);
   }
 
