@@ -116,7 +116,8 @@ public final class DriverHarness implements AutoCloseable {
             maxVolumes,
             overprovisionRatio,
             "test",
-            nodeExpansion);
+            nodeExpansion,
+            false);
     start();
   }
 

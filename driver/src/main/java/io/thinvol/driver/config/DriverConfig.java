@@ -24,29 +24,7 @@ public record DriverConfig(
     boolean nodeExpansion,
     boolean dedicatedMount) {
 
-  /** For a data dir that need not be a mount of its own. */
-  public DriverConfig(
-      String csiEndpoint,
-      String driverName,
-      String nodeId,
-      Path dataDir,
-      int maxVolumes,
-      double overprovisionRatio,
-      String version,
-      boolean nodeExpansion) {
-    this(
-        csiEndpoint,
-        driverName,
-        nodeId,
-        dataDir,
-        maxVolumes,
-        overprovisionRatio,
-        version,
-        nodeExpansion,
-        false);
-  }
-
-  /** With controller-side expansion. */
+  /** Controller-side expansion, and a data dir that need not be a mount of its own. */
   public DriverConfig(
       String csiEndpoint,
       String driverName,
@@ -55,7 +33,16 @@ public record DriverConfig(
       int maxVolumes,
       double overprovisionRatio,
       String version) {
-    this(csiEndpoint, driverName, nodeId, dataDir, maxVolumes, overprovisionRatio, version, false);
+    this(
+        csiEndpoint,
+        driverName,
+        nodeId,
+        dataDir,
+        maxVolumes,
+        overprovisionRatio,
+        version,
+        false,
+        false);
   }
 
   public static final String TOPOLOGY_KEY = "topology.thinvol.io/node";
