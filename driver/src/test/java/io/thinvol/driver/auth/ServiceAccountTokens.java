@@ -57,9 +57,25 @@ public final class ServiceAccountTokens {
     this(JwsAlgorithm.RS256);
   }
 
-  /** A cluster signing with a key for {@code algorithm}: RSA, or ECDSA on the matching curve. */
+  /** A cluster signing with a new key for {@code algorithm}: RSA, or ECDSA on its curve. */
   public ServiceAccountTokens(JwsAlgorithm algorithm) {
+    this(algorithm, generate(algorithm));
+  }
+
+  /** A cluster signing with {@code key}, which suits {@code algorithm}. */
+  public ServiceAccountTokens(JwsAlgorithm algorithm, KeyPair key) {
     this.algorithm = algorithm;
+    this.key = key;
+    try {
+      keyId =
+          BASE64URL.encodeToString(
+              MessageDigest.getInstance("SHA-256").digest(key.getPublic().getEncoded()));
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static KeyPair generate(JwsAlgorithm algorithm) {
     try {
       KeyPairGenerator generator;
       if (algorithm == JwsAlgorithm.RS256) {
@@ -69,10 +85,7 @@ public final class ServiceAccountTokens {
         generator = KeyPairGenerator.getInstance("EC");
         generator.initialize(new ECGenParameterSpec(CURVES.get(algorithm)));
       }
-      key = generator.generateKeyPair();
-      keyId =
-          BASE64URL.encodeToString(
-              MessageDigest.getInstance("SHA-256").digest(key.getPublic().getEncoded()));
+      return generator.generateKeyPair();
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException(e);
     }
