@@ -28,6 +28,9 @@ final class TokenScreen {
   /** Clocks of the node and the API server may differ this much. */
   static final Duration SKEW = Duration.ofMinutes(1);
 
+  /** 9999-12-31T23:59:59Z: no token lives that long, and an Instant holds it with room to spare. */
+  private static final long LATEST = 253_402_300_799L;
+
   private static final String SERVICE_ACCOUNT = "system:serviceaccount:";
   private static final Base64.Decoder BASE64URL = Base64.getUrlDecoder();
 
@@ -107,7 +110,7 @@ final class TokenScreen {
             signingInput,
             signature,
             payload.path("sub").asText(),
-            Instant.ofEpochSecond(payload.path("exp").asLong())),
+            time(payload.path("exp"))),
         null);
   }
 
@@ -117,23 +120,32 @@ final class TokenScreen {
           + audience
           + "': send a projected ServiceAccount token with that audience";
     }
-    JsonTree exp = payload.path("exp");
-    if (!exp.canConvertToLong()) {
+    Instant exp = time(payload.path("exp"));
+    if (exp == null) {
       return "the token has no expiry (exp): send a projected ServiceAccount token";
     }
-    if (!Instant.ofEpochSecond(exp.asLong()).plus(SKEW).isAfter(now)) {
+    if (!exp.plus(SKEW).isAfter(now)) {
       return "the token has expired";
     }
-    JsonTree nbf = payload.path("nbf");
-    if (payload.has("nbf")
-        && (!nbf.canConvertToLong()
-            || Instant.ofEpochSecond(nbf.asLong()).minus(SKEW).isAfter(now))) {
+    Instant nbf = time(payload.path("nbf"));
+    if (payload.has("nbf") && (nbf == null || nbf.minus(SKEW).isAfter(now))) {
       return "the token is not valid yet (nbf)";
     }
     if (!serviceAccount(payload)) {
       return "the token's subject (sub) is not a ServiceAccount";
     }
     return null;
+  }
+
+  /**
+   * A NumericDate (seconds since the epoch) between 1970 and 9999; null for anything else, which
+   * {@link Instant} could not hold or add the skew to.
+   */
+  private static Instant time(JsonTree claim) {
+    if (!claim.canConvertToLong() || claim.asLong() < 0 || claim.asLong() > LATEST) {
+      return null;
+    }
+    return Instant.ofEpochSecond(claim.asLong());
   }
 
   /** {@code aud} is a string or an array of strings (RFC 7519 4.1.3). */

@@ -79,6 +79,20 @@ class TokenScreenTest {
   }
 
   @Test
+  @DisplayName("Times an Instant cannot hold are refused, not thrown")
+  void timesOutOfRange() {
+    String claims = "{\"aud\":\"" + AUDIENCE + "\"" + SUB;
+    for (String exp : new String[] {"9223372036854775807", "31556889864403199", "-1", "1e300"}) {
+      assertThat(refusal(jwt(HEADER, claims + ",\"exp\":" + exp + "}"))).as(exp).contains("exp");
+    }
+    for (String nbf : new String[] {"-9223372036854775808", "9223372036854775807"}) {
+      assertThat(refusal(jwt(HEADER, claims + ",\"exp\":" + EXP + ",\"nbf\":" + nbf + "}")))
+          .as(nbf)
+          .contains("nbf");
+    }
+  }
+
+  @Test
   @DisplayName(
       "A token not valid yet, not a ServiceAccount's, or with critical header extensions is"
           + " refused")
