@@ -11,6 +11,7 @@ import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.MessageDigest;
+import java.security.PublicKey;
 import java.security.SecureRandom;
 import java.security.Signature;
 import java.security.interfaces.ECPublicKey;
@@ -93,6 +94,11 @@ public final class ServiceAccountTokens {
 
   public String keyId() {
     return keyId;
+  }
+
+  /** The public half of the cluster's key, as the key set publishes it. */
+  public PublicKey publicKey() {
+    return key.getPublic();
   }
 
   /** A signed token of {@code namespace:name} for {@code audience}, valid until {@code exp}. */

@@ -160,14 +160,14 @@ class SignedTokenTest {
     assertThat(reason(authenticator.authenticate(none, OPERATOR_ONLY))).contains("JWT");
     assertThat(reason(authenticator.authenticate(none + "c2ln", OPERATOR_ONLY))).contains("signed");
 
-    // Algorithm confusion: an HMAC keyed with the published key, which a verifier that took the
-    // header's alg with the key's bytes would accept.
+    // Algorithm confusion: an HMAC keyed with the published key's bytes, which a verifier that
+    // took the header's alg and used the key as the secret would accept.
     String hs256Input =
         ServiceAccountTokens.encode(Map.of("alg", "HS256", "kid", cluster.keyId()))
             + "."
             + ServiceAccountTokens.encode(claims);
     Mac hmac = Mac.getInstance("HmacSHA256");
-    hmac.init(new SecretKeySpec(cluster.jwks().getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+    hmac.init(new SecretKeySpec(cluster.publicKey().getEncoded(), "HmacSHA256"));
     String hs256 =
         hs256Input
             + "."

@@ -21,6 +21,12 @@ import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -41,9 +47,22 @@ class ClusterSigningKeysTest {
   private MockKeySet keySet;
   private ClusterSigningKeys keys;
 
+  /** Each read of the key set waits until this opens. */
+  private volatile CountDownLatch gate = new CountDownLatch(0);
+
   @BeforeEach
   void start() {
-    keySet = MockKeySet.on(server, published::get);
+    keySet =
+        MockKeySet.on(
+            server,
+            () -> {
+              try {
+                gate.await(1, TimeUnit.MINUTES);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+              return published.get();
+            });
     keys = new ClusterSigningKeys(this::api, clock);
     logged.start();
     logger.addAppender(logged);
@@ -90,6 +109,30 @@ class ClusterSigningKeysTest {
         .isInstanceOf(Lookup.Found.class);
     assertThat(keySet.requests()).isEqualTo(3);
     assertThat(logs(Level.INFO)).hasSize(1).first().asString().contains(cluster.keyId());
+  }
+
+  @Test
+  @DisplayName("A call that needs the keys while they are being read waits for that read")
+  void callsDuringAReadShareIt() throws Exception {
+    gate = new CountDownLatch(1);
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    try {
+      Future<Lookup> first = pool.submit(() -> keys.find(cluster.keyId()));
+      while (keySet.requests() == 0) {
+        Thread.onSpinWait();
+      }
+      Future<Lookup> second = pool.submit(() -> keys.find(cluster.keyId()));
+      assertThatThrownBy(() -> second.get(500, TimeUnit.MILLISECONDS))
+          .as("waiting for the read under way")
+          .isInstanceOf(TimeoutException.class);
+      gate.countDown();
+      assertThat(first.get(1, TimeUnit.MINUTES)).isInstanceOf(Lookup.Found.class);
+      assertThat(second.get(1, TimeUnit.MINUTES)).isInstanceOf(Lookup.Found.class);
+      assertThat(keySet.requests()).isEqualTo(1);
+    } finally {
+      gate.countDown();
+      pool.shutdownNow();
+    }
   }
 
   @Test
