@@ -20,17 +20,16 @@ import org.slf4j.LoggerFactory;
  * the API server serves both paths whenever it serves either, and {@code jwks_uri} names the
  * issuer's external address ({@code --service-account-jwks-uri}), which a pod need not reach.
  *
- * <p>Read on the first lookup, then again for a key id not known, at most once a {@value
- * #REFRESH_MINUTES} minute: a spray of made-up key ids costs the API server one request a minute.
- * While the keys cannot be read (403, 404, unreachable, not a key set, no key this driver can
- * verify) every lookup says so and the caller falls back to asking the API server about each token;
- * that is logged once, and once more when the keys can be read again.
+ * <p>Read on the first lookup, then again for a key id not known, at most once a minute: a spray of
+ * made-up key ids costs the API server one request a minute. While the keys cannot be read (403,
+ * 404, unreachable, not a key set, no key this driver can verify) every lookup says so and the
+ * caller falls back to asking the API server about each token; that is logged once, and once more
+ * when the keys can be read again.
  */
 public final class ClusterSigningKeys implements SigningKeys {
 
   public static final String JWKS_PATH = "/openid/v1/jwks";
-  static final int REFRESH_MINUTES = 1;
-  static final Duration REFRESH_INTERVAL = Duration.ofMinutes(REFRESH_MINUTES);
+  static final Duration REFRESH_INTERVAL = Duration.ofMinutes(1);
 
   /** Far more than a cluster publishes (one key, two while keys are rotated). */
   static final int MAX_KEYS = 64;
