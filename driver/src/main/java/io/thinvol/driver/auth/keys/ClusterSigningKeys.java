@@ -1,6 +1,7 @@
 package io.thinvol.driver.auth.keys;
 
 import io.thinvol.driver.kube.ApiServer;
+import io.thinvol.driver.kube.JsonTree;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -98,14 +99,28 @@ public final class ClusterSigningKeys implements SigningKeys {
     }
   }
 
+  /**
+   * @throws IllegalStateException when the API server cannot be asked, refuses, or answers anything
+   *     but a key set with a key this driver can verify
+   */
+  private Map<String, PublishedKey> keySet() {
+    JsonTree answer = api.get().get(JWKS_PATH, ACCEPT);
+    Map<String, PublishedKey> keys;
+    try {
+      keys = JsonWebKeys.parse(answer, MAX_KEYS);
+    } catch (IllegalStateException e) {
+      throw new IllegalStateException("GET " + JWKS_PATH + ": " + e.getMessage(), e);
+    }
+    if (keys.isEmpty()) {
+      throw new IllegalStateException("GET " + JWKS_PATH + ": no key this driver can verify");
+    }
+    return keys;
+  }
+
   private Snapshot read(Snapshot before) {
     Instant now = clock.instant();
     try {
-      Map<String, PublishedKey> keys =
-          JsonWebKeys.parse(api.get().get(JWKS_PATH, ACCEPT), MAX_KEYS);
-      if (keys.isEmpty()) {
-        throw new IllegalStateException(JWKS_PATH + " holds no key this driver can verify");
-      }
+      Map<String, PublishedKey> keys = keySet();
       if (before.attempted() == null || before.problem() != null) {
         log.info(
             "checking tokens' signatures against the cluster's {} signing key(s) {}: forged"

@@ -219,8 +219,13 @@ class ClusterSigningKeysTest {
             clock);
     assertThat(noPod.find("k")).isEqualTo(new Lookup.Unpublished("not running in a Pod"));
 
+    published.set("{\"kind\":\"List\",\"items\":[]}");
+    assertThat(((Lookup.Unpublished) keys.find("k")).reason())
+        .isEqualTo("GET /openid/v1/jwks: the answer is not a JSON Web Key Set (no \"keys\" array)");
+    clock.advance(Duration.ofMinutes(1));
     published.set("{\"keys\":[]}");
-    assertThat(keys.find("k")).isInstanceOf(Lookup.Unpublished.class);
+    assertThat(((Lookup.Unpublished) keys.find("k")).reason())
+        .isEqualTo("GET /openid/v1/jwks: no key this driver can verify");
   }
 
   @Test
