@@ -97,11 +97,12 @@ class SignedTokenTest {
                       cluster.forged(OPERATOR_ACCOUNT, AUDIENCE), OPERATOR_ONLY)))
           .contains("signature is not the cluster's");
     }
-    String otherClusters =
-        new ServiceAccountTokens(algorithm).issue(OPERATOR_ACCOUNT, AUDIENCE, inTenMinutes);
-    String sameKidOtherKey = otherClusters.substring(otherClusters.lastIndexOf('.'));
-    String forged = token.substring(0, token.lastIndexOf('.')) + sameKidOtherKey;
-    assertThat(reason(authenticator.authenticate(forged, OPERATOR_ONLY)))
+    // Signed for real, by another key of the same kind, under the cluster's key id.
+    String otherKeys =
+        new ServiceAccountTokens(algorithm)
+            .sign(cluster.header(), cluster.claims(OPERATOR_ACCOUNT, AUDIENCE, inTenMinutes));
+    reviews.issued.add(otherKeys);
+    assertThat(reason(authenticator.authenticate(otherKeys, OPERATOR_ONLY)))
         .contains("signature is not the cluster's");
     assertThat(reviews.count).as("no review for a forged signature").hasValue(1);
     assertThat(keySet.requests()).isEqualTo(1);
