@@ -2,7 +2,8 @@
 # Driver memory: the driver started by the container image's entry point (its JVM flags and
 # environment) with the node DaemonSet's arguments - CSI and CSI-Addons sockets, the TLS port, the
 # health port, its Pod reported to an API server - measured idle, after the operator's first call
-# on the TLS port (handshake, token screen, TokenReview), and with 1,000 volumes. Needs root.
+# on the TLS port (handshake, token screen, signature check against the key set, TokenReview), and
+# with 1,000 volumes. Needs root.
 #
 # Usage: bench/driver-memory.sh [ROUNDS] [OTHER_HOME]
 #   OTHER_HOME: a directory holding another entry point (thinvol) and jar (thinvol-driver.jar),
@@ -41,7 +42,7 @@ trap cleanup EXIT
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 api_port=$(free_port)
-java -cp "$cp" io.thinvol.driver.bench.MemoryProbe api "$api_port" &
+java -cp "$cp" io.thinvol.driver.bench.MemoryProbe api "$api_port" "$work/signing.key" &
 probe_pid=$!
 
 # MiB figures of the running driver: RSS, its anonymous part (heap, metaspace, stacks, malloc)
@@ -87,7 +88,7 @@ round() {
   idle=$(measure)
   nmt "$name idle"
   if ! java -cp "$cp" io.thinvol.driver.bench.MemoryProbe tls-call "$tls_port" \
-    "$work/tls/tls.crt" addons.thinvol.io > /dev/null; then
+    "$work/tls/tls.crt" addons.thinvol.io "$work/signing.key" > /dev/null; then
     tail -n 20 "$dir/driver.log" >&2
     return 1
   fi

@@ -75,9 +75,16 @@ public final class BearerTokenInterceptor implements ServerInterceptor {
           "this endpoint requires 'authorization: Bearer <ServiceAccount token>'");
     }
     TokenAuthenticator.Outcome outcome =
-        authenticator.authenticate(authorization.substring(BEARER.length()).strip());
+        authenticator.authenticate(
+            authorization.substring(BEARER.length()).strip(),
+            username -> mayCall(username, method));
     if (outcome instanceof TokenAuthenticator.Outcome.Authenticated authenticated) {
-      return allowed(authenticated.username(), method);
+      return mayCall(authenticated.username(), method)
+          ? null
+          : denied(authenticated.username(), method);
+    }
+    if (outcome instanceof TokenAuthenticator.Outcome.NotAdmitted notAdmitted) {
+      return denied(notAdmitted.username(), method);
     }
     if (outcome instanceof TokenAuthenticator.Outcome.Refused refused) {
       return Status.UNAUTHENTICATED.withDescription(refused.reason());
@@ -91,11 +98,12 @@ public final class BearerTokenInterceptor implements ServerInterceptor {
         "too many tokens are being reviewed right now; retry in a moment");
   }
 
-  private Status allowed(String username, String method) {
-    if (allowedUsernames.contains(username)
-        || methodOnlyUsernames.getOrDefault(method, Set.of()).contains(username)) {
-      return null;
-    }
+  private boolean mayCall(String username, String method) {
+    return allowedUsernames.contains(username)
+        || methodOnlyUsernames.getOrDefault(method, Set.of()).contains(username);
+  }
+
+  private Status denied(String username, String method) {
     log.warn(
         "refused {} to {}: only {} may call the CSI-Addons port (--addons-allowed-serviceaccounts)",
         method,

@@ -1,7 +1,10 @@
 package io.thinvol.driver.auth;
 
+import io.thinvol.driver.auth.keys.ClusterSigningKeys;
+import io.thinvol.driver.auth.keys.SigningKeys;
 import io.thinvol.driver.kube.ApiServer;
 import io.thinvol.driver.kube.JsonTree;
+import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -12,7 +15,7 @@ import java.util.function.Supplier;
  * tokenreviews}): a token issued for the API server, or for anyone else, is not valid here. The
  * answer must name the audience back, so an authenticator that ignores audiences is not trusted.
  * The client is built on the first token to verify: a node that is never asked to reclaim never
- * pays for it.
+ * pays for it. The cluster's signing keys are read through the same client.
  */
 public final class KubernetesTokenVerifier implements TokenVerifier {
 
@@ -20,11 +23,17 @@ public final class KubernetesTokenVerifier implements TokenVerifier {
 
   private final Supplier<ApiServer> factory;
   private final String audience;
+  private final ClusterSigningKeys keys = new ClusterSigningKeys(this::api, Clock.systemUTC());
   private volatile ApiServer api;
 
   public KubernetesTokenVerifier(Supplier<ApiServer> factory, String audience) {
     this.factory = factory;
     this.audience = audience;
+  }
+
+  @Override
+  public SigningKeys signingKeys() {
+    return keys;
   }
 
   private ApiServer api() {

@@ -1,5 +1,6 @@
 package io.thinvol.driver.auth;
 
+import io.thinvol.driver.auth.keys.SigningKeys;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -13,12 +14,16 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
+import java.util.function.Predicate;
 
 /**
  * Who a bearer token belongs to, at the least cost to the API server: a token that is not shaped
  * like one of this cluster's for our audience is refused without asking ({@link TokenScreen});
- * verdicts are remembered ({@link VerdictCache}); calls with the same unknown token share one
- * TokenReview; and at most a few TokenReviews run at once, past that the caller is told to retry.
+ * verdicts are remembered ({@link VerdictCache}); a token the cluster did not sign is refused, and
+ * one it signed for an account that may not make the call is turned away, both without asking
+ * ({@link SignatureCheck}); calls with the same unknown token share one TokenReview; and at most a
+ * few TokenReviews run at once, past that the caller is told to retry. The TokenReview stays the
+ * authority on a token that gets that far: it knows a deleted ServiceAccount or pod.
  */
 public final class TokenAuthenticator {
 
@@ -37,6 +42,12 @@ public final class TokenAuthenticator {
     /** Not a valid token; {@code reason} is safe to tell the caller. */
     record Refused(String reason) implements Outcome {}
 
+    /**
+     * The cluster signed the token for {@code username}, who may not make this call: turned away
+     * without a review, whose answer could only be a refusal too.
+     */
+    record NotAdmitted(String username) implements Outcome {}
+
     /** Too many TokenReviews in flight: cheap to refuse, the caller retries. */
     record Busy() implements Outcome {}
 
@@ -45,6 +56,7 @@ public final class TokenAuthenticator {
   }
 
   private final TokenVerifier verifier;
+  private final SigningKeys keys;
   private final String audience;
   private final Clock clock;
   private final Semaphore reviews;
@@ -56,17 +68,23 @@ public final class TokenAuthenticator {
    * @param audience the audience the tokens must be issued for (the verifier asks for it too)
    */
   public TokenAuthenticator(TokenVerifier verifier, String audience, Clock clock) {
-    this(verifier, audience, clock, MAX_CONCURRENT_REVIEWS);
+    this(verifier, verifier.signingKeys(), audience, clock, MAX_CONCURRENT_REVIEWS);
   }
 
-  TokenAuthenticator(TokenVerifier verifier, String audience, Clock clock, int maxReviews) {
+  TokenAuthenticator(
+      TokenVerifier verifier, SigningKeys keys, String audience, Clock clock, int maxReviews) {
     this.verifier = verifier;
+    this.keys = keys;
     this.audience = audience;
     this.clock = clock;
     this.reviews = new Semaphore(maxReviews);
   }
 
-  public Outcome authenticate(String token) {
+  /**
+   * @param admitted whether an account ({@code system:serviceaccount:<namespace>:<name>}) may make
+   *     the call: a signed token of any other is not reviewed
+   */
+  public Outcome authenticate(String token, Predicate<String> admitted) {
     Instant now = clock.instant();
     TokenScreen.Result screened = TokenScreen.screen(token, audience, now);
     if (!screened.passed()) {
@@ -77,6 +95,20 @@ public final class TokenAuthenticator {
     if (known != null) {
       return outcome(Optional.ofNullable(known.username()));
     }
+    SignatureCheck.Verdict signature = SignatureCheck.check(screened.token(), keys);
+    if (signature instanceof SignatureCheck.Verdict.Forged forged) {
+      return new Outcome.Refused(forged.reason());
+    }
+    // Unchecked (the keys cannot be read) goes on to the review, as before keys were read.
+    String subject = screened.token().subject();
+    if (signature instanceof SignatureCheck.Verdict.Signed && !admitted.test(subject)) {
+      return new Outcome.NotAdmitted(subject);
+    }
+    return review(token, key, screened.token().expiresAt(), now);
+  }
+
+  /** Asks the cluster about a token no verdict is known for, sharing and bounding the reviews. */
+  private Outcome review(String token, String key, Instant expiresAt, Instant now) {
     CompletableFuture<Optional<String>> mine = new CompletableFuture<>();
     CompletableFuture<Optional<String>> running = inFlight.putIfAbsent(key, mine);
     if (running != null) {
@@ -96,7 +128,7 @@ public final class TokenAuthenticator {
       } finally {
         reviews.release();
       }
-      Instant until = earlier(now.plus(REMEMBER), screened.expiresAt());
+      Instant until = earlier(now.plus(REMEMBER), expiresAt);
       verdicts.put(key, new VerdictCache.Verdict(username.orElse(null), until));
       mine.complete(username);
       return outcome(username);

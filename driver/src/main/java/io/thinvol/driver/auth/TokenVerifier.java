@@ -1,5 +1,6 @@
 package io.thinvol.driver.auth;
 
+import io.thinvol.driver.auth.keys.SigningKeys;
 import java.util.Optional;
 
 /** Who a bearer token belongs to, as the cluster sees it. */
@@ -12,4 +13,12 @@ public interface TokenVerifier {
    * @throws IllegalStateException when the cluster cannot be asked
    */
   Optional<String> username(String token);
+
+  /**
+   * The keys the cluster signs its tokens with, to refuse a forged token without asking; none by
+   * default, and then every token that passes the screen is asked about.
+   */
+  default SigningKeys signingKeys() {
+    return SigningKeys.NONE;
+  }
 }

@@ -19,10 +19,10 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
 /**
- * The few API calls the driver makes (a TokenReview, a patch of its Pod's status, the lookups that
- * find the node holding a volume), over the JDK's HTTP client as the Pod's ServiceAccount. A full
- * Kubernetes client cost the driver, which runs on every node, about 8 MiB more and a thousand
- * classes for these requests.
+ * The few API calls the driver makes (a TokenReview and the cluster's token signing keys, a patch
+ * of its Pod's status, the lookups that find the node holding a volume), over the JDK's HTTP client
+ * as the Pod's ServiceAccount. A full Kubernetes client cost the driver, which runs on every node,
+ * about 8 MiB more and a thousand classes for these requests.
  */
 public final class ApiServer {
 
@@ -91,6 +91,14 @@ public final class ApiServer {
   /** GETs {@code path} (with its query, already encoded) and returns the answer. */
   public JsonTree get(String path) {
     return send(request(path).GET());
+  }
+
+  /**
+   * GETs {@code path} accepting the media types {@code accept}: the API server answers 406 to an
+   * Accept its route does not produce (the key set is {@code application/jwk-set+json}).
+   */
+  public JsonTree get(String path, String accept) {
+    return send(request(path).setHeader("Accept", accept).GET());
   }
 
   /** POSTs {@code body} as JSON and returns the answer. */

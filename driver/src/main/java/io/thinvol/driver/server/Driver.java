@@ -190,6 +190,8 @@ public final class Driver implements AutoCloseable {
                   ControllerGrpc.getControllerModifyVolumeMethod().getFullMethodName(),
                   Set.of(peers.acceptedAccount()));
         }
+        // 0 until a token arrives, and while none of the cluster's keys could be read (logged)
+        metrics.gauge("thinvol_token_signing_keys", () -> verifier.signingKeys().count());
         servers.add(
             GrpcServer.onTlsPort(
                 addons.port(),

@@ -34,7 +34,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The CSI-Addons TLS port: only the allowed ServiceAccount's tokens for the addons audience get
- * through. The TokenReviews are answered by the fabric8 mock API server.
+ * through. The fabric8 mock API server publishes the cluster's signing keys and answers the
+ * TokenReviews.
  */
 @EnableKubernetesMockClient(https = false)
 class TlsEndpointTest {
@@ -50,6 +51,7 @@ class TlsEndpointTest {
   @BeforeEach
   void start() throws IOException {
     reviews = MockTokenReviews.on(server);
+    MockKeySet.on(server, tokens);
     volumes = new DriverHarness();
     port =
         TlsAddonsPort.start(
@@ -78,16 +80,32 @@ class TlsEndpointTest {
   }
 
   @Test
-  @DisplayName("No token, a malformed header and an invalid token are UNAUTHENTICATED")
+  @DisplayName(
+      "No token, a malformed header, a forged signature and a token the cluster no longer knows"
+          + " are UNAUTHENTICATED")
   void unauthenticated() throws IOException {
-    String forged = tokens.issue(TlsAddonsPort.OPERATOR_ACCOUNT, AUDIENCE, inTenMinutes);
+    String unknown = tokens.issue(TlsAddonsPort.OPERATOR_ACCOUNT, AUDIENCE, inTenMinutes);
+    String forged = tokens.forged(TlsAddonsPort.OPERATOR_ACCOUNT, AUDIENCE);
     for (String authorization :
-        new String[] {null, "Basic dXNlcjpwYXNz", "Bearer ", "Bearer bogus", "Bearer " + forged}) {
+        new String[] {
+          null,
+          "Basic dXNlcjpwYXNz",
+          "Bearer ",
+          "Bearer bogus",
+          "Bearer " + forged,
+          "Bearer " + unknown
+        }) {
       assertThat(refusal(Status.Code.UNAUTHENTICATED, authorization))
           .doesNotContain("bogus")
-          .doesNotContain(forged);
+          .doesNotContain(forged)
+          .doesNotContain(unknown);
     }
-    assertThat(reviews.requests()).as("only the well-formed token was reviewed").hasSize(1);
+    assertThat(refusal(Status.Code.UNAUTHENTICATED, "Bearer " + forged))
+        .contains("signature is not the cluster's");
+    assertThat(reviews.requests())
+        .as("only the token the cluster signed was reviewed")
+        .extracting(r -> r.getSpec().getToken())
+        .containsExactly(unknown);
   }
 
   @Test
@@ -128,6 +146,7 @@ class TlsEndpointTest {
           .doesNotContain("thinvol-system")
           .doesNotContain(other);
     }
+    assertThat(reviews.requests()).as("turned away by its signed subject, unreviewed").isEmpty();
   }
 
   @Test

@@ -2,10 +2,10 @@ package io.thinvol.driver.auth;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Clock;
+import io.thinvol.driver.MutableClock;
+import io.thinvol.driver.auth.keys.SigningKeys;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -15,6 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -22,6 +23,7 @@ class TokenAuthenticatorTest {
 
   private static final String AUDIENCE = "addons.thinvol.io";
   private static final String OPERATOR = "system:serviceaccount:thinvol-system:thinvol-operator";
+  private static final Predicate<String> ANYONE = username -> true;
 
   private final ServiceAccountTokens tokens = new ServiceAccountTokens();
   private final Instant now = Instant.now();
@@ -39,29 +41,6 @@ class TokenAuthenticatorTest {
     }
   }
 
-  private static final class MutableClock extends Clock {
-    volatile Instant now;
-
-    MutableClock(Instant now) {
-      this.now = now;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-
-    @Override
-    public java.time.ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(java.time.ZoneId zone) {
-      return this;
-    }
-  }
-
   private String token(Duration life) {
     return tokens.issue("thinvol-system:thinvol-operator", AUDIENCE, now.plus(life));
   }
@@ -72,14 +51,14 @@ class TokenAuthenticatorTest {
     CountingVerifier verifier = new CountingVerifier();
     TokenAuthenticator authenticator = new TokenAuthenticator(verifier, AUDIENCE, clock);
     verifier.valid = token(Duration.ofMinutes(10));
-    assertThat(authenticator.authenticate(verifier.valid))
+    assertThat(authenticator.authenticate(verifier.valid, ANYONE))
         .isEqualTo(new TokenAuthenticator.Outcome.Authenticated(OPERATOR));
     int spray = TokenAuthenticator.REMEMBERED_REFUSED * 2;
     for (int i = 0; i < spray; i++) {
-      assertThat(authenticator.authenticate(tokens.forged(AUDIENCE)))
+      assertThat(authenticator.authenticate(tokens.forged(AUDIENCE), ANYONE))
           .isInstanceOf(TokenAuthenticator.Outcome.Refused.class);
     }
-    assertThat(authenticator.authenticate(verifier.valid))
+    assertThat(authenticator.authenticate(verifier.valid, ANYONE))
         .isEqualTo(new TokenAuthenticator.Outcome.Authenticated(OPERATOR));
     assertThat(verifier.reviews).as("the valid token was reviewed once").hasValue(1 + spray);
   }
@@ -90,17 +69,17 @@ class TokenAuthenticatorTest {
     CountingVerifier verifier = new CountingVerifier();
     TokenAuthenticator authenticator = new TokenAuthenticator(verifier, AUDIENCE, clock);
     String bad = token(Duration.ofMinutes(10));
-    authenticator.authenticate(bad);
-    authenticator.authenticate(bad);
+    authenticator.authenticate(bad, ANYONE);
+    authenticator.authenticate(bad, ANYONE);
     assertThat(verifier.reviews).hasValue(1);
 
     verifier.valid = token(Duration.ofSeconds(30));
-    authenticator.authenticate(verifier.valid);
-    clock.now = now.plusSeconds(20);
-    authenticator.authenticate(verifier.valid);
+    authenticator.authenticate(verifier.valid, ANYONE);
+    clock.set(now.plusSeconds(20));
+    authenticator.authenticate(verifier.valid, ANYONE);
     assertThat(verifier.reviews).hasValue(2);
-    clock.now = now.plusSeconds(40);
-    authenticator.authenticate(verifier.valid);
+    clock.set(now.plusSeconds(40));
+    authenticator.authenticate(verifier.valid, ANYONE);
     assertThat(verifier.reviews).as("asked again once the token's exp passed").hasValue(3);
   }
 
@@ -119,13 +98,14 @@ class TokenAuthenticatorTest {
           }
           return Optional.of(OPERATOR);
         };
-    TokenAuthenticator authenticator = new TokenAuthenticator(held, AUDIENCE, clock, 1);
+    TokenAuthenticator authenticator =
+        new TokenAuthenticator(held, SigningKeys.NONE, AUDIENCE, clock, 1);
     String token = token(Duration.ofMinutes(10));
     ExecutorService pool = Executors.newFixedThreadPool(8);
     try {
       List<Future<TokenAuthenticator.Outcome>> calls = new ArrayList<>();
       for (int i = 0; i < 8; i++) {
-        calls.add(pool.submit(() -> authenticator.authenticate(token)));
+        calls.add(pool.submit(() -> authenticator.authenticate(token, ANYONE)));
       }
       while (reviews.get() == 0) {
         Thread.onSpinWait();
@@ -155,11 +135,11 @@ class TokenAuthenticatorTest {
             AUDIENCE,
             clock);
     String token = token(Duration.ofMinutes(10));
-    assertThat(authenticator.authenticate(token))
+    assertThat(authenticator.authenticate(token, ANYONE))
         .isEqualTo(
             new TokenAuthenticator.Outcome.Unverifiable(
                 "the TokenReview failed: connection refused"));
-    authenticator.authenticate(token);
+    authenticator.authenticate(token, ANYONE);
     assertThat(reviews).hasValue(2);
   }
 }
