@@ -115,11 +115,13 @@ public class StorageBackendReconciler
   private final DeletionBackoff deletionBackoff = new DeletionBackoff();
   private final ClusterNodes clusterNodes = new ClusterNodes();
   private final NodeClusterRoleBindings nodeBindings = new NodeClusterRoleBindings();
+  private final NodePodsTeardown nodePodsTeardown;
 
   public StorageBackendReconciler(Settings settings, Clock clock, Events events) {
     this.settings = settings;
     this.clock = clock;
     this.events = events;
+    this.nodePodsTeardown = new NodePodsTeardown(clock);
   }
 
   @Override
@@ -205,11 +207,7 @@ public class StorageBackendReconciler
     }
     if (users.isEmpty()) {
       deletionBackoff.reset(uid);
-      Leftovers.remove(context.getClient(), backend, settings);
-      nodeBindings.unbind(
-          context.getClient(), settings, backend, () -> context.getPrimaryCache().list().toList());
-      events.normal(backend, "Deleted", "no volume uses it any more; its objects are removed");
-      return DeleteControl.defaultDelete();
+      return tearDown(backend, context);
     }
     String named =
         String.join(", ", users.subList(0, Math.min(NAMED_USERS, users.size())))
@@ -224,6 +222,34 @@ public class StorageBackendReconciler
       events.recurringWarning(backend, "DeletionBlocked", message);
     }
     return DeleteControl.noFinalizerRemoval().rescheduleAfter(deletionBackoff.next(uid));
+  }
+
+  /**
+   * The node pods stop first (their DaemonSet goes, and the rest waits for them: they use the
+   * permissions it removes); then every other object the backend had goes, and the finalizer.
+   */
+  private DeleteControl tearDown(StorageBackend backend, Context<StorageBackend> context) {
+    Leftovers.removeDaemonSet(context.getClient(), backend, settings);
+    NodePodsTeardown.Stop stop =
+        nodePodsTeardown.stop(backend, context.getSecondaryResources(Pod.class));
+    if (stop.waiting()) {
+      StorageBackendStatus status =
+          StatusModel.stoppingNodePods(
+              backend, NodePodsTeardown.waitingMessage(backend, stop), clock.instant());
+      if (!sameStatus(backend.getStatus(), status)) {
+        writeStatus(backend, status, context);
+      }
+      return DeleteControl.noFinalizerRemoval().rescheduleAfter(stop.lookAgain());
+    }
+    if (stop.gaveUp()) {
+      events.warning(
+          backend, "NodePodsLingering", NodePodsTeardown.gaveUpMessage(settings.namespace(), stop));
+    }
+    Leftovers.remove(context.getClient(), backend, settings);
+    nodeBindings.unbind(
+        context.getClient(), settings, backend, () -> context.getPrimaryCache().list().toList());
+    events.normal(backend, "Deleted", "no volume uses it any more; its objects are removed");
+    return DeleteControl.defaultDelete();
   }
 
   /**

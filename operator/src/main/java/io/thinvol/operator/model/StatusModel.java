@@ -115,13 +115,23 @@ public final class StatusModel {
       StorageBackend backend, String reason, String message, Instant now) {
     long generation = generation(backend);
     List<Condition> previous = previousConditions(backend);
-    StorageBackendStatus status = fresh(backend);
-    status.setNodes(
-        Optional.ofNullable(backend.getStatus())
-            .map(StorageBackendStatus::getNodes)
-            .orElseGet(StorageBackendStatus.NodeCounts::new));
+    StorageBackendStatus status = withLastNodes(backend);
     ConditionSet conditions = new ConditionSet(previous, generation, now);
     conditions.broken(reason, message);
+    status.setConditions(conditions.list);
+    return status;
+  }
+
+  /**
+   * The status of a deleted backend whose DaemonSet is gone and whose node pods have not stopped
+   * yet: the rest of the teardown waits for them.
+   */
+  public static StorageBackendStatus stoppingNodePods(
+      StorageBackend backend, String message, Instant now) {
+    StorageBackendStatus status = withLastNodes(backend);
+    ConditionSet conditions =
+        new ConditionSet(previousConditions(backend), generation(backend), now);
+    conditions.underWay("Deleting", "StoppingNodePods", message);
     status.setConditions(conditions.list);
     return status;
   }
@@ -207,6 +217,16 @@ public final class StatusModel {
     status.setDriverName(backend.driverName());
     status.setObservedGeneration(generation(backend));
     status.setDataDir(recordedDataDir(backend));
+    return status;
+  }
+
+  /** A fresh status that keeps the node counts last seen: nothing new is known of the nodes. */
+  private static StorageBackendStatus withLastNodes(StorageBackend backend) {
+    StorageBackendStatus status = fresh(backend);
+    status.setNodes(
+        Optional.ofNullable(backend.getStatus())
+            .map(StorageBackendStatus::getNodes)
+            .orElseGet(StorageBackendStatus.NodeCounts::new));
     return status;
   }
 
