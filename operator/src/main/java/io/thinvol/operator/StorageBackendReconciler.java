@@ -40,6 +40,7 @@ import io.thinvol.operator.model.StatusModel;
 import io.thinvol.operator.model.UnsafeSpecChanges;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -116,12 +117,15 @@ public class StorageBackendReconciler
   private final ClusterNodes clusterNodes = new ClusterNodes();
   private final NodeClusterRoleBindings nodeBindings = new NodeClusterRoleBindings();
   private final NodePodsTeardown nodePodsTeardown;
+  private final RolloutProgress rollouts = new RolloutProgress();
+  private final StatusAnnouncements announcements;
 
   public StorageBackendReconciler(Settings settings, Clock clock, Events events) {
     this.settings = settings;
     this.clock = clock;
     this.events = events;
     this.nodePodsTeardown = new NodePodsTeardown(clock);
+    this.announcements = new StatusAnnouncements(events);
   }
 
   @Override
@@ -140,18 +144,23 @@ public class StorageBackendReconciler
           context.getClient(), settings, () -> context.getPrimaryCache().list().toList());
       Dependents.provide(context, settings);
       context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();
+      Instant now = clock.instant();
       status =
-          StatusModel.of(
+          rollouts.judge(
               backend,
-              context.getSecondaryResource(DaemonSet.class),
-              registrations.nodesWith(backend.driverName()),
-              context.getSecondaryResources(Pod.class).stream().toList(),
-              clock.instant());
+              StatusModel.of(
+                  backend,
+                  context.getSecondaryResource(DaemonSet.class),
+                  registrations.nodesWith(backend.driverName()),
+                  context.getSecondaryResources(Pod.class).stream().toList(),
+                  now),
+              now);
     }
     StorageBackendStatus before = backend.getStatus();
     if (!sameStatus(before, status)) {
       writeStatus(backend, status, context);
-      announceTransitions(backend, before, status); // once written, so a retry does not repeat it
+      announcements.announce(
+          backend, before, status); // once written, so a retry does not repeat it
     }
     UpdateControl<StorageBackend> control = UpdateControl.noUpdate();
     if (refusal != null) {
@@ -249,6 +258,7 @@ public class StorageBackendReconciler
     nodeBindings.unbind(
         context.getClient(), settings, backend, () -> context.getPrimaryCache().list().toList());
     events.normal(backend, "Deleted", "no volume uses it any more; its objects are removed");
+    rollouts.forget(backend);
     return DeleteControl.defaultDelete();
   }
 
@@ -266,7 +276,7 @@ public class StorageBackendReconciler
     if (!sameStatus(before, status)) {
       try {
         writeStatus(backend, status, context);
-        announceTransitions(backend, before, status);
+        announcements.announce(backend, before, status);
       } catch (RuntimeException writeFailed) {
         log.warn(
             "cannot record the failure on StorageBackend {}: {}",
@@ -275,25 +285,6 @@ public class StorageBackendReconciler
       }
     }
     return ErrorStatusUpdateControl.noStatusUpdate();
-  }
-
-  private void announceTransitions(
-      StorageBackend backend, StorageBackendStatus before, StorageBackendStatus next) {
-    boolean wasReady = before != null && StatusModel.isReady(before);
-    boolean ready = StatusModel.isReady(next);
-    if (ready && !wasReady) {
-      events.normal(backend, "Ready", StatusModel.message(next, StatusModel.READY));
-    } else if (!ready && wasReady) {
-      events.warning(backend, "NotReady", StatusModel.message(next, StatusModel.READY));
-    }
-    // A new reason to be degraded is news too, not only the first one.
-    if (StatusModel.isDegraded(next)
-        && (before == null
-            || !StatusModel.isDegraded(before)
-            || !StatusModel.message(before, StatusModel.DEGRADED)
-                .equals(StatusModel.message(next, StatusModel.DEGRADED)))) {
-      events.warning(backend, "Degraded", StatusModel.message(next, StatusModel.DEGRADED));
-    }
   }
 
   /**
