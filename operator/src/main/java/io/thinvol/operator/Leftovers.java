@@ -31,7 +31,7 @@ import java.util.List;
  */
 final class Leftovers {
 
-  // The DaemonSet is not among them: it goes first ({@link #removeDaemonSet}).
+  // The DaemonSet is not among them: it goes first, in removeDaemonSet.
   private static final List<Class<? extends HasMetadata>> NAMESPACED =
       List.of(NetworkPolicy.class, RoleBinding.class, Role.class, ServiceAccount.class);
   private static final List<Class<? extends HasMetadata>> CLUSTER_SCOPED =

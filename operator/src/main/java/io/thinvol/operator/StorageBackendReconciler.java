@@ -159,8 +159,8 @@ public class StorageBackendReconciler
     StorageBackendStatus before = backend.getStatus();
     if (!sameStatus(before, status)) {
       writeStatus(backend, status, context);
-      announcements.announce(
-          backend, before, status); // once written, so a retry does not repeat it
+      // Once written, so a retry does not repeat it.
+      announcements.announce(backend, before, status);
     }
     UpdateControl<StorageBackend> control = UpdateControl.noUpdate();
     if (refusal != null) {

@@ -5,11 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.thinvol.addons.MutableClock;
 import io.thinvol.api.v1alpha1.StorageBackend;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -17,24 +16,7 @@ import org.junit.jupiter.api.Test;
 /** How long a teardown waits for node pods that do not stop, and what it says then. */
 class NodePodsTeardownTest {
 
-  private Instant now = Instant.parse("2026-11-24T10:00:00Z");
-  private final Clock clock =
-      new Clock() {
-        @Override
-        public Instant instant() {
-          return now;
-        }
-
-        @Override
-        public java.time.ZoneId getZone() {
-          return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-          return this;
-        }
-      };
+  private final MutableClock clock = new MutableClock(Instant.parse("2026-11-24T10:00:00Z"));
   private final NodePodsTeardown teardown = new NodePodsTeardown(clock);
   private final StorageBackend backend =
       Serialization.unmarshal(
@@ -61,11 +43,11 @@ class NodePodsTeardownTest {
     assertThat(first.running())
         .containsExactly("thinvol-local-node-a on node-a", "thinvol-local-node-b on node-b");
 
-    now = now.plus(Duration.ofSeconds(115));
+    clock.advance(Duration.ofSeconds(115));
     NodePodsTeardown.Stop last = teardown.stop(backend, lingering);
     assertThat(last.lookAgain()).as("until the patience ends").isEqualTo(Duration.ofSeconds(5));
 
-    now = now.plus(Duration.ofSeconds(5));
+    clock.advance(Duration.ofSeconds(5));
     NodePodsTeardown.Stop gaveUp = teardown.stop(backend, lingering);
     assertThat(gaveUp.waiting()).isFalse();
     assertThat(gaveUp.gaveUp()).isTrue();
@@ -84,9 +66,9 @@ class NodePodsTeardownTest {
   void podsStopInTime() {
     List<Pod> one = List.of(pod("thinvol-local-node-a", "node-a"));
     assertThat(teardown.stop(backend, one).waiting()).isTrue();
-    now = now.plus(Duration.ofSeconds(90));
+    clock.advance(Duration.ofSeconds(90));
     assertThat(teardown.stop(backend, List.of()).waiting()).isFalse();
-    now = now.plus(Duration.ofMinutes(10));
+    clock.advance(Duration.ofMinutes(10));
     assertThat(teardown.stop(backend, one).lookAgain()).isEqualTo(NodePodsTeardown.LOOK_AGAIN);
   }
 

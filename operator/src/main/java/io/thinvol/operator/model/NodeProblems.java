@@ -25,6 +25,25 @@ final class NodeProblems {
   /** Set by the same driver class when images cannot be written to the data dir at all. */
   static final String DATA_DIR_UNUSABLE = "thinvol.io/DataDirUnusable";
 
+  /**
+   * Waiting reasons of a container that does not start as it is specified: waiting longer does not
+   * help (a wrong image, a missing Secret).
+   */
+  private static final Set<String> CANNOT_START =
+      Set.of(
+          "ErrImagePull",
+          "ImagePullBackOff",
+          "InvalidImageName",
+          "CreateContainerConfigError",
+          "CreateContainerError",
+          "RunContainerError");
+
+  /**
+   * Restarts a container may need while its pod starts (a sidecar that came up before the driver's
+   * socket exits once or twice); a crash loop beyond them is a failure.
+   */
+  private static final int START_UP_RESTARTS = 3;
+
   private NodeProblems() {}
 
   /** The nodes whose driver reports a full data dir, each with the driver's message. */
@@ -59,25 +78,6 @@ final class NodeProblems {
         .map(c -> c.getMessage())
         .findFirst();
   }
-
-  /**
-   * Waiting reasons of a container that does not start as it is specified: waiting longer does not
-   * help (a wrong image, a missing Secret).
-   */
-  private static final Set<String> CANNOT_START =
-      Set.of(
-          "ErrImagePull",
-          "ImagePullBackOff",
-          "InvalidImageName",
-          "CreateContainerConfigError",
-          "CreateContainerError",
-          "RunContainerError");
-
-  /**
-   * Restarts a container may need while its pod starts (a sidecar that came up before the driver's
-   * socket exits once or twice); a crash loop beyond them is a failure.
-   */
-  private static final int START_UP_RESTARTS = 3;
 
   /** The nodes whose driver pod fails: a container that cannot start, or crash-loops. */
   static List<String> failing(List<Pod> pods) {

@@ -65,6 +65,7 @@ public final class StatusModel {
         ds != null
             && daemonSet.get().getMetadata().getGeneration() != null
             && nz(ds.getObservedGeneration()) >= daemonSet.get().getMetadata().getGeneration();
+    List<String> failing = NodeProblems.failing(pods);
     ConditionSet conditions = new ConditionSet(previous, generation, now);
     if (ds == null || !observed) {
       conditions.underWay("Deploying", "Deploying", "the node plugin is being deployed");
@@ -77,12 +78,11 @@ public final class StatusModel {
       // Waiting helps nothing here: a disk must be mounted or repaired.
       conditions.broken(
           "DataDirUnusable", DataDirSummary.unusable(NodeProblems.dataDirUnusable(pods)));
-    } else if (!NodeProblems.failing(pods).isEmpty()) {
+    } else if (!failing.isEmpty()) {
       // A wrong image or a crash loop: waiting helps nothing either.
       conditions.broken(
           "NodePodsFailing",
-          String.format(
-              "the driver pods fail on %s; see status.nodeProblems", NodeProblems.failing(pods)));
+          String.format("the driver pods fail on %s; see status.nodeProblems", failing));
     } else if (ready < desired || updated < desired) {
       conditions.underWay(
           "NodesNotReady",

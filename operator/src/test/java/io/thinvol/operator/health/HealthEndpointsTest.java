@@ -2,16 +2,14 @@ package io.thinvol.operator.health;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.thinvol.addons.MutableClock;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
@@ -29,28 +27,10 @@ class HealthEndpointsTest {
 
   private static final String SNAPSHOTS = "snapshot-content-node/VolumeSnapshotContentInformer";
 
-  private Instant now = Instant.parse("2026-11-24T10:00:00Z");
+  private final MutableClock clock = new MutableClock(Instant.parse("2026-11-24T10:00:00Z"));
   private Set<String> unhealthy = Set.of();
   private final AtomicBoolean started = new AtomicBoolean(true);
   private HealthServer server;
-
-  private final Clock clock =
-      new Clock() {
-        @Override
-        public Instant instant() {
-          return now;
-        }
-
-        @Override
-        public ZoneId getZone() {
-          return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-          return this;
-        }
-      };
 
   @BeforeEach
   void start() throws IOException {
@@ -73,7 +53,7 @@ class HealthEndpointsTest {
       assertThat(healthz.statusCode()).as("probe %d", probe).isEqualTo(200);
       assertThat(healthz.body())
           .isEqualTo("ok; reconnecting: " + SNAPSHOTS + " (since 2026-11-24T10:00:00Z)\n");
-      now = now.plus(Duration.ofSeconds(20));
+      clock.advance(Duration.ofSeconds(20));
     }
     unhealthy = Set.of();
     assertThat(get("/healthz").body()).isEqualTo("ok\n");
@@ -84,9 +64,9 @@ class HealthEndpointsTest {
   void lastingIsNotAlive() {
     unhealthy = Set.of(SNAPSHOTS);
     get("/healthz");
-    now = now.plus(InformerHealth.GRACE).minusSeconds(1);
+    clock.advance(InformerHealth.GRACE.minusSeconds(1));
     assertThat(get("/healthz").statusCode()).isEqualTo(200);
-    now = now.plusSeconds(1);
+    clock.advance(Duration.ofSeconds(1));
     HttpResponse<String> failed = get("/healthz");
     assertThat(failed.statusCode()).isEqualTo(503);
     assertThat(failed.body())
@@ -101,11 +81,11 @@ class HealthEndpointsTest {
   void recoveryResetsTheClock() {
     unhealthy = Set.of(SNAPSHOTS);
     get("/healthz");
-    now = now.plus(Duration.ofMinutes(4));
+    clock.advance(Duration.ofMinutes(4));
     unhealthy = Set.of();
     get("/healthz");
     unhealthy = Set.of(SNAPSHOTS);
-    now = now.plus(Duration.ofMinutes(4));
+    clock.advance(Duration.ofMinutes(4));
     assertThat(get("/healthz").statusCode()).isEqualTo(200);
   }
 
