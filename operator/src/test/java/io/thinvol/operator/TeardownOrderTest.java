@@ -36,6 +36,7 @@ class TeardownOrderTest extends MockClusterTest {
     StorageBackend backend = apply("metadata:\n  name: local\n");
     namespaced(DaemonSet.class, "thinvol-local-node");
     namespaced(Role.class, "thinvol-local-node");
+    namespaced(ServiceAccount.class, "thinvol-local-node");
     await("the finalizer", () -> !current().getMetadata().getFinalizers().isEmpty());
     // What the cluster does for a deployed backend: a node pod runs, its resizer leads.
     client.resource(nodePod(backend)).create();
@@ -128,6 +129,7 @@ class TeardownOrderTest extends MockClusterTest {
         .endMetadata()
         .withNewSpec()
         .withNodeName("node-a")
+        .withServiceAccountName("thinvol-local-node")
         .addNewContainer()
         .withName("driver")
         .withImage("quay.io/thinvol/thinvol-driver:0.1.0")
