@@ -7,20 +7,20 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicReference;
 
-/** A clock the tests move by hand. */
-final class MutableClock extends Clock {
+/** A clock the tests move by hand (the operator's tests use it too). */
+public final class MutableClock extends Clock {
 
   private final AtomicReference<Instant> now;
 
-  MutableClock(Instant start) {
+  public MutableClock(Instant start) {
     this.now = new AtomicReference<>(start);
   }
 
-  void set(Instant instant) {
+  public void set(Instant instant) {
     now.set(instant);
   }
 
-  void advance(Duration duration) {
+  public void advance(Duration duration) {
     now.updateAndGet(t -> t.plus(duration));
   }
 

@@ -2,37 +2,56 @@ package io.thinvol.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.thinvol.api.v1alpha1.ReclaimSpaceCronJob;
+import io.thinvol.api.v1alpha1.ReclaimSpaceJob;
+import io.thinvol.api.v1alpha1.StorageBackend;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
-/** The committed CRDs are exactly what the model generates. */
+/**
+ * The committed CRDs are exactly what the model generates, with the printer columns in the model's
+ * order ({@link PrinterColumnOrder}). With {@code -Dthinvol.regenerate=true} the test writes them.
+ */
 class CrdDriftTest {
 
+  static final String REGENERATE =
+      "./mvnw -q -pl api -am test -Dtest=CrdDriftTest -Dsurefire.failIfNoSpecifiedTests=false"
+          + " -Dthinvol.regenerate=true";
+
+  private static final Map<String, Class<?>> KINDS =
+      Map.of(
+          "storagebackends.thinvol.io-v1.yml", StorageBackend.class,
+          "reclaimspacejobs.thinvol.io-v1.yml", ReclaimSpaceJob.class,
+          "reclaimspacecronjobs.thinvol.io-v1.yml", ReclaimSpaceCronJob.class);
+
+  static Stream<String> files() {
+    return KINDS.keySet().stream().sorted();
+  }
+
   @ParameterizedTest
-  @ValueSource(
-      strings = {
-        "storagebackends.thinvol.io-v1.yml",
-        "reclaimspacejobs.thinvol.io-v1.yml",
-        "reclaimspacecronjobs.thinvol.io-v1.yml"
-      })
+  @MethodSource("files")
   void committedCrdMatchesTheModel(String file) throws IOException {
     String generated;
     try (InputStream in = getClass().getResourceAsStream("/META-INF/fabric8/" + file)) {
       assertThat(in).as("the build generated %s", file).isNotNull();
-      generated = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      generated =
+          PrinterColumnOrder.apply(
+              new String(in.readAllBytes(), StandardCharsets.UTF_8), KINDS.get(file));
     }
     Path committed = Path.of("..", "crds", file);
+    if (Boolean.getBoolean("thinvol.regenerate")) {
+      Files.writeString(committed, generated);
+    }
     assertThat(committed).as("crds/%s is committed", file).exists();
     assertThat(Files.readString(committed))
-        .as(
-            "crds/%s differs from the model; run: ./mvnw -pl api install && cp"
-                + " api/target/classes/META-INF/fabric8/*.yml crds/",
-            file)
+        .as("crds/%s differs from the model; run: %s", file, REGENERATE)
         .isEqualTo(generated);
   }
 }

@@ -20,7 +20,8 @@ import io.thinvol.operator.model.VolumeSnapshotClass;
 import java.util.List;
 
 /**
- * Removes every object a deleted backend had, found by its label. Owner references would let the
+ * Removes every object a deleted backend had once its node pods have stopped ({@link
+ * NodePodsTeardown}), found by its label, and its resizers' Lease. Owner references would let the
  * garbage collector do it too, but only for objects that still carry them; deleting here also takes
  * what an older version or a person's edit left without one, so nothing outlives the backend.
  * ClusterRoleBindings are not among them: the node pods' are shared ({@link
@@ -30,18 +31,22 @@ import java.util.List;
  */
 final class Leftovers {
 
-  // The DaemonSet first, so no driver pod runs while its permissions go.
+  // The DaemonSet is not among them: it goes first, in removeDaemonSet.
   private static final List<Class<? extends HasMetadata>> NAMESPACED =
-      List.of(
-          DaemonSet.class,
-          NetworkPolicy.class,
-          RoleBinding.class,
-          Role.class,
-          ServiceAccount.class);
+      List.of(NetworkPolicy.class, RoleBinding.class, Role.class, ServiceAccount.class);
   private static final List<Class<? extends HasMetadata>> CLUSTER_SCOPED =
       List.of(StorageClass.class, CSIDriver.class);
 
   private Leftovers() {}
+
+  /** The first to go: no node pod is started again, and the running ones are stopped. */
+  static void removeDaemonSet(KubernetesClient client, StorageBackend backend, Settings settings) {
+    client
+        .resources(DaemonSet.class)
+        .inNamespace(settings.namespace())
+        .withLabel(Names.BACKEND_LABEL, backend.getMetadata().getName())
+        .delete();
+  }
 
   static void remove(KubernetesClient client, StorageBackend backend, Settings settings) {
     String name = backend.getMetadata().getName();
@@ -49,6 +54,8 @@ final class Leftovers {
     for (Class<? extends HasMetadata> type : NAMESPACED) {
       client.resources(type).inNamespace(namespace).withLabel(Names.BACKEND_LABEL, name).delete();
     }
+    // The resizers' leader election Lease carries no label of ours: it goes by its name.
+    client.leases().inNamespace(namespace).withName(Names.resizerLease(backend)).delete();
     for (Class<? extends HasMetadata> type : CLUSTER_SCOPED) {
       client.resources(type).withLabel(Names.BACKEND_LABEL, name).delete();
     }

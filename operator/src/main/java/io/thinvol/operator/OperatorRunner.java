@@ -1,6 +1,5 @@
 package io.thinvol.operator;
 
-import com.sun.net.httpserver.HttpServer;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.javaoperatorsdk.operator.Operator;
@@ -10,23 +9,22 @@ import io.thinvol.addons.Addons;
 import io.thinvol.addons.AddonsSettings;
 import io.thinvol.addons.call.ReclaimCaller;
 import io.thinvol.api.kube.Events;
+import io.thinvol.operator.health.HealthServer;
+import io.thinvol.operator.health.InformerHealth;
 import io.thinvol.operator.model.Settings;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The running operator: the StorageBackend reconciler and the space-reclaim addons, leader election
- * among replicas, and {@code /healthz} (informers healthy) and {@code /readyz} (started) for the
- * kubelet.
+ * among replicas, and the {@link HealthServer} for the kubelet.
  */
 public final class OperatorRunner implements AutoCloseable {
 
@@ -35,13 +33,13 @@ public final class OperatorRunner implements AutoCloseable {
   static final Duration RECONCILE_TERMINATION = Duration.ofSeconds(5);
 
   private final Operator operator;
-  private final HttpServer http;
+  private final HealthServer http;
   private final Addons addons;
 
   private final AtomicBoolean stopping;
 
   private OperatorRunner(
-      Operator operator, HttpServer http, Addons addons, AtomicBoolean stopping) {
+      Operator operator, HealthServer http, Addons addons, AtomicBoolean stopping) {
     this.operator = operator;
     this.http = http;
     this.addons = addons;
@@ -88,10 +86,14 @@ public final class OperatorRunner implements AutoCloseable {
         Addons.register(
             operator, client, AddonsSettings.defaults(settings.namespace()), caller, clock);
     operator.start();
-    HttpServer http =
+    HealthServer http =
         healthPort < 0
             ? null
-            : health(operator, () -> metrics.render() + addons.metrics().render(), healthPort);
+            : HealthServer.start(
+                healthPort,
+                new InformerHealth(() -> unhealthyEventSources(operator), clock),
+                () -> operator.getRuntimeInfo().isStarted(),
+                () -> metrics.render() + addons.metrics().render());
     log.info(
         "operator started in namespace {} (OpenShift: {}, snapshot API: {})",
         settings.namespace(),
@@ -123,33 +125,16 @@ public final class OperatorRunner implements AutoCloseable {
         .build();
   }
 
-  private static HttpServer health(Operator operator, Supplier<String> metrics, int port)
-      throws IOException {
-    HttpServer http = HttpServer.create(new InetSocketAddress(port), 8);
-    http.createContext(
-        "/healthz",
-        exchange -> {
-          boolean healthy = operator.getRuntimeInfo().allEventSourcesAreHealthy();
-          reply(exchange, healthy ? 200 : 503, healthy ? "ok\n" : "an informer is unhealthy\n");
-        });
-    http.createContext(
-        "/readyz",
-        exchange -> {
-          boolean started = operator.getRuntimeInfo().isStarted();
-          reply(exchange, started ? 200 : 503, started ? "ok\n" : "starting\n");
-        });
-    http.createContext("/metrics", exchange -> reply(exchange, 200, metrics.get()));
-    http.start();
-    return http;
-  }
-
-  private static void reply(com.sun.net.httpserver.HttpExchange exchange, int status, String body)
-      throws IOException {
-    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-    exchange.sendResponseHeaders(status, bytes.length);
-    try (OutputStream out = exchange.getResponseBody()) {
-      out.write(bytes);
-    }
+  /** JOSDK's unhealthy event sources, each as {@code controller/event source}. */
+  private static Set<String> unhealthyEventSources(Operator operator) {
+    Set<String> names = new TreeSet<>();
+    operator
+        .getRuntimeInfo()
+        .unhealthyEventSources()
+        .forEach(
+            (controller, sources) ->
+                sources.keySet().forEach(source -> names.add(controller + "/" + source)));
+    return names;
   }
 
   public Addons addons() {
@@ -157,14 +142,14 @@ public final class OperatorRunner implements AutoCloseable {
   }
 
   public int healthPort() {
-    return http.getAddress().getPort();
+    return http.port();
   }
 
   @Override
   public void close() {
     stopping.set(true);
     if (http != null) {
-      http.stop(0);
+      http.close();
     }
     operator.stop();
     addons.close();

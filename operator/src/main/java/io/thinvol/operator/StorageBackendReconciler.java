@@ -40,6 +40,7 @@ import io.thinvol.operator.model.StatusModel;
 import io.thinvol.operator.model.UnsafeSpecChanges;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -115,11 +116,16 @@ public class StorageBackendReconciler
   private final DeletionBackoff deletionBackoff = new DeletionBackoff();
   private final ClusterNodes clusterNodes = new ClusterNodes();
   private final NodeClusterRoleBindings nodeBindings = new NodeClusterRoleBindings();
+  private final NodePodsTeardown nodePodsTeardown;
+  private final RolloutProgress rollouts = new RolloutProgress();
+  private final StatusAnnouncements announcements;
 
   public StorageBackendReconciler(Settings settings, Clock clock, Events events) {
     this.settings = settings;
     this.clock = clock;
     this.events = events;
+    this.nodePodsTeardown = new NodePodsTeardown(clock);
+    this.announcements = new StatusAnnouncements(events);
   }
 
   @Override
@@ -138,18 +144,23 @@ public class StorageBackendReconciler
           context.getClient(), settings, () -> context.getPrimaryCache().list().toList());
       Dependents.provide(context, settings);
       context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();
+      Instant now = clock.instant();
       status =
-          StatusModel.of(
+          rollouts.judge(
               backend,
-              context.getSecondaryResource(DaemonSet.class),
-              registrations.nodesWith(backend.driverName()),
-              context.getSecondaryResources(Pod.class).stream().toList(),
-              clock.instant());
+              StatusModel.of(
+                  backend,
+                  context.getSecondaryResource(DaemonSet.class),
+                  registrations.nodesWith(backend.driverName()),
+                  context.getSecondaryResources(Pod.class).stream().toList(),
+                  now),
+              now);
     }
     StorageBackendStatus before = backend.getStatus();
     if (!sameStatus(before, status)) {
       writeStatus(backend, status, context);
-      announceTransitions(backend, before, status); // once written, so a retry does not repeat it
+      // Once written, so a retry does not repeat it.
+      announcements.announce(backend, before, status);
     }
     UpdateControl<StorageBackend> control = UpdateControl.noUpdate();
     if (refusal != null) {
@@ -205,11 +216,7 @@ public class StorageBackendReconciler
     }
     if (users.isEmpty()) {
       deletionBackoff.reset(uid);
-      Leftovers.remove(context.getClient(), backend, settings);
-      nodeBindings.unbind(
-          context.getClient(), settings, backend, () -> context.getPrimaryCache().list().toList());
-      events.normal(backend, "Deleted", "no volume uses it any more; its objects are removed");
-      return DeleteControl.defaultDelete();
+      return tearDown(backend, context);
     }
     String named =
         String.join(", ", users.subList(0, Math.min(NAMED_USERS, users.size())))
@@ -227,6 +234,35 @@ public class StorageBackendReconciler
   }
 
   /**
+   * The node pods stop first (their DaemonSet goes, and the rest waits for them: they use the
+   * permissions it removes); then every other object the backend had goes, and the finalizer.
+   */
+  private DeleteControl tearDown(StorageBackend backend, Context<StorageBackend> context) {
+    Leftovers.removeDaemonSet(context.getClient(), backend, settings);
+    NodePodsTeardown.Stop stop =
+        nodePodsTeardown.stop(backend, context.getSecondaryResources(Pod.class));
+    if (stop.waiting()) {
+      StorageBackendStatus status =
+          StatusModel.stoppingNodePods(
+              backend, NodePodsTeardown.waitingMessage(backend, stop), clock.instant());
+      if (!sameStatus(backend.getStatus(), status)) {
+        writeStatus(backend, status, context);
+      }
+      return DeleteControl.noFinalizerRemoval().rescheduleAfter(stop.lookAgain());
+    }
+    if (stop.gaveUp()) {
+      events.warning(
+          backend, "NodePodsLingering", NodePodsTeardown.gaveUpMessage(settings.namespace(), stop));
+    }
+    Leftovers.remove(context.getClient(), backend, settings);
+    nodeBindings.unbind(
+        context.getClient(), settings, backend, () -> context.getPrimaryCache().list().toList());
+    events.normal(backend, "Deleted", "no volume uses it any more; its objects are removed");
+    rollouts.forget(backend);
+    return DeleteControl.defaultDelete();
+  }
+
+  /**
    * A reconcile that failed (a dependent the API server refused, an unreachable server): Degraded
    * with the reason, and a Warning Event when the reason is news. JOSDK retries as configured.
    */
@@ -240,7 +276,7 @@ public class StorageBackendReconciler
     if (!sameStatus(before, status)) {
       try {
         writeStatus(backend, status, context);
-        announceTransitions(backend, before, status);
+        announcements.announce(backend, before, status);
       } catch (RuntimeException writeFailed) {
         log.warn(
             "cannot record the failure on StorageBackend {}: {}",
@@ -249,25 +285,6 @@ public class StorageBackendReconciler
       }
     }
     return ErrorStatusUpdateControl.noStatusUpdate();
-  }
-
-  private void announceTransitions(
-      StorageBackend backend, StorageBackendStatus before, StorageBackendStatus next) {
-    boolean wasReady = before != null && StatusModel.isReady(before);
-    boolean ready = StatusModel.isReady(next);
-    if (ready && !wasReady) {
-      events.normal(backend, "Ready", StatusModel.message(next, StatusModel.READY));
-    } else if (!ready && wasReady) {
-      events.warning(backend, "NotReady", StatusModel.message(next, StatusModel.READY));
-    }
-    // A new reason to be degraded is news too, not only the first one.
-    if (StatusModel.isDegraded(next)
-        && (before == null
-            || !StatusModel.isDegraded(before)
-            || !StatusModel.message(before, StatusModel.DEGRADED)
-                .equals(StatusModel.message(next, StatusModel.DEGRADED)))) {
-      events.warning(backend, "Degraded", StatusModel.message(next, StatusModel.DEGRADED));
-    }
   }
 
   /**

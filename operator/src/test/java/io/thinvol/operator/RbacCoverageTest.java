@@ -136,6 +136,17 @@ class RbacCoverageTest extends MockClusterTest {
     await("DeletionBlocked", () -> eventReasons("local").contains("DeletionBlocked"));
     client.persistentVolumeClaims().inNamespace("apps").withName("data").delete();
     client.persistentVolumes().withName("pv-a").delete();
+    // The DaemonSet goes first; then play the garbage collector and the kubelet stopping its pod.
+    await(
+        "the DaemonSet gone",
+        () ->
+            client
+                    .resources(DaemonSet.class)
+                    .inNamespace(NAMESPACE)
+                    .withName("thinvol-local-node")
+                    .get()
+                == null);
+    client.pods().inNamespace(NAMESPACE).withName("thinvol-local-node-node-a").delete();
     await(
         "the backend gone",
         () -> client.resources(StorageBackend.class).withName("local").get() == null);

@@ -55,7 +55,8 @@ class DocsExamplesTest {
     assertThat(checked).as("examples found").hasSizeGreaterThanOrEqualTo(4);
   }
 
-  private static List<Path> docs() throws IOException {
+  /** The README and every page of docs/. */
+  static List<Path> docs() throws IOException {
     List<Path> docs = new ArrayList<>();
     docs.add(GeneratedFilesTest.ROOT.resolve("README.md"));
     try (Stream<Path> files = Files.list(GeneratedFilesTest.ROOT.resolve("docs"))) {

@@ -32,10 +32,12 @@ import io.fabric8.kubernetes.model.annotation.Version;
     name = "Last Schedule",
     jsonPath = ".status.lastScheduleTime",
     type = AdditionalPrinterColumn.Type.DATE)
+// A string, not a date: kubectl prints a date column as the time since it, and a time still to
+// come as "<invalid>"; the next run is always to come, so it is shown as the time itself.
 @AdditionalPrinterColumn(
     name = "Next",
     jsonPath = ".status.nextScheduleTime",
-    type = AdditionalPrinterColumn.Type.DATE,
+    type = AdditionalPrinterColumn.Type.STRING,
     priority = 1)
 @AdditionalPrinterColumn(
     name = "Age",

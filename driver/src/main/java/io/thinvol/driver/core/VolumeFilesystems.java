@@ -166,12 +166,17 @@ final class VolumeFilesystems {
   /** Grows the mounted filesystem to fill its (already refreshed) device. */
   void grow(VolumeRecord volume, LoopDevice device, Path mountPoint) {
     FsType fs = fsType(volume);
-    if (fs == FsType.EXT4 && !Privileges.canResizeExt4Online()) {
-      throw CsiException.failedPrecondition(
-          "growing the mounted ext4 filesystem of volume %s needs CAP_SYS_RESOURCE, which the"
-              + " driver lacks; run the driver container privileged, or unstage and stage the"
-              + " volume again to grow it offline",
-          volume.id());
+    if (fs == FsType.EXT4) {
+      Privileges.whyNoOnlineExt4Growth()
+          .ifPresent(
+              why -> {
+                throw CsiException.failedPrecondition(
+                    "growing the mounted ext4 filesystem of volume %s needs CAP_SYS_RESOURCE: %s."
+                        + " The filesystem grows offline instead when the volume is staged again:"
+                        + " delete the pod that uses it (the volume is unstaged, and staged for"
+                        + " the next pod); or use xfs, which grows mounted without it",
+                    volume.id(), why);
+              });
     }
     host.loops().refreshSize(device);
     host.filesystems().growOnline(fs, device.path(), mountPoint);

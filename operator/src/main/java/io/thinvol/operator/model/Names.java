@@ -49,6 +49,16 @@ public final class Names {
     return nodeDaemonSet(backend);
   }
 
+  /**
+   * The Lease the backend's csi-resizers elect their leader with, in the operator's namespace: not
+   * ours to name, external-resizer derives it from the driver name ({@code external-resizer-} and
+   * the name with every character other than letters, digits and {@code -} made a {@code -}). It
+   * has no owner, so nothing else removes it.
+   */
+  public static String resizerLease(StorageBackend backend) {
+    return "external-resizer-" + backend.driverName().replaceAll("[^a-zA-Z0-9-]", "-");
+  }
+
   /** The StorageClass used when the spec lists none: named after the backend. */
   public static String defaultStorageClass(StorageBackend backend) {
     return backend.getMetadata().getName();

@@ -25,6 +25,25 @@ final class NodeProblems {
   /** Set by the same driver class when images cannot be written to the data dir at all. */
   static final String DATA_DIR_UNUSABLE = "thinvol.io/DataDirUnusable";
 
+  /**
+   * Waiting reasons of a container that does not start as it is specified: waiting longer does not
+   * help (a wrong image, a missing Secret).
+   */
+  private static final Set<String> CANNOT_START =
+      Set.of(
+          "ErrImagePull",
+          "ImagePullBackOff",
+          "InvalidImageName",
+          "CreateContainerConfigError",
+          "CreateContainerError",
+          "RunContainerError");
+
+  /**
+   * Restarts a container may need while its pod starts (a sidecar that came up before the driver's
+   * socket exits once or twice); a crash loop beyond them is a failure.
+   */
+  private static final int START_UP_RESTARTS = 3;
+
   private NodeProblems() {}
 
   /** The nodes whose driver reports a full data dir, each with the driver's message. */
@@ -58,6 +77,35 @@ final class NodeProblems {
         .filter(c -> conditionType.equals(c.getType()) && "True".equals(c.getStatus()))
         .map(c -> c.getMessage())
         .findFirst();
+  }
+
+  /** The nodes whose driver pod fails: a container that cannot start, or crash-loops. */
+  static List<String> failing(List<Pod> pods) {
+    return pods.stream()
+        .filter(pod -> pod.getSpec() != null && pod.getSpec().getNodeName() != null)
+        .filter(NodeProblems::fails)
+        .map(pod -> pod.getSpec().getNodeName())
+        .sorted()
+        .toList();
+  }
+
+  private static boolean fails(Pod pod) {
+    if (pod.getStatus() == null || pod.getStatus().getContainerStatuses() == null) {
+      return false;
+    }
+    for (ContainerStatus container : pod.getStatus().getContainerStatuses()) {
+      var state = container.getState();
+      if (state == null || state.getWaiting() == null || state.getWaiting().getReason() == null) {
+        continue;
+      }
+      String waiting = state.getWaiting().getReason();
+      int restarts = container.getRestartCount() == null ? 0 : container.getRestartCount();
+      if (CANNOT_START.contains(waiting)
+          || waiting.equals("CrashLoopBackOff") && restarts >= START_UP_RESTARTS) {
+        return true;
+      }
+    }
+    return false;
   }
 
   static List<NodeProblem> of(StorageBackend backend, Set<String> registeredNodes, List<Pod> pods) {

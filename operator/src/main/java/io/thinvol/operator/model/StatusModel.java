@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import io.thinvol.api.kube.Conditions;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.api.v1alpha1.StorageBackendStatus;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,6 +25,9 @@ public final class StatusModel {
   public static final String READY = "Ready";
   public static final String PROGRESSING = "Progressing";
   public static final String DEGRADED = "Degraded";
+
+  /** The reason of a rollout that stopped making progress ({@link #stalled}). */
+  public static final String PROGRESS_DEADLINE_EXCEEDED = "ProgressDeadlineExceeded";
 
   private StatusModel() {}
 
@@ -61,6 +65,7 @@ public final class StatusModel {
         ds != null
             && daemonSet.get().getMetadata().getGeneration() != null
             && nz(ds.getObservedGeneration()) >= daemonSet.get().getMetadata().getGeneration();
+    List<String> failing = NodeProblems.failing(pods);
     ConditionSet conditions = new ConditionSet(previous, generation, now);
     if (ds == null || !observed) {
       conditions.underWay("Deploying", "Deploying", "the node plugin is being deployed");
@@ -73,6 +78,11 @@ public final class StatusModel {
       // Waiting helps nothing here: a disk must be mounted or repaired.
       conditions.broken(
           "DataDirUnusable", DataDirSummary.unusable(NodeProblems.dataDirUnusable(pods)));
+    } else if (!failing.isEmpty()) {
+      // A wrong image or a crash loop: waiting helps nothing either.
+      conditions.broken(
+          "NodePodsFailing",
+          String.format("the driver pods fail on %s; see status.nodeProblems", failing));
     } else if (ready < desired || updated < desired) {
       conditions.underWay(
           "NodesNotReady",
@@ -106,7 +116,7 @@ public final class StatusModel {
                 + ": writes to volumes there fail until space is freed; see status.nodeProblems");
       }
     }
-    status.setConditions(conditions.list);
+    status.setConditions(conditions.list());
     return status;
   }
 
@@ -115,14 +125,54 @@ public final class StatusModel {
       StorageBackend backend, String reason, String message, Instant now) {
     long generation = generation(backend);
     List<Condition> previous = previousConditions(backend);
-    StorageBackendStatus status = fresh(backend);
-    status.setNodes(
-        Optional.ofNullable(backend.getStatus())
-            .map(StorageBackendStatus::getNodes)
-            .orElseGet(StorageBackendStatus.NodeCounts::new));
+    StorageBackendStatus status = withLastNodes(backend);
     ConditionSet conditions = new ConditionSet(previous, generation, now);
     conditions.broken(reason, message);
-    status.setConditions(conditions.list);
+    status.setConditions(conditions.list());
+    return status;
+  }
+
+  /**
+   * {@code status}, a rollout under way, as one that has made no progress for {@code deadline}:
+   * Progressing and Degraded say so (a person should look at the pods); Ready stays as it is.
+   */
+  public static StorageBackendStatus stalled(
+      StorageBackend backend, StorageBackendStatus status, Duration deadline, Instant now) {
+    String message =
+        String.format(
+            "no progress for %d minutes: %s", deadline.toMinutes(), message(status, READY));
+    List<Condition> previous = previousConditions(backend);
+    long generation = generation(backend);
+    StorageBackendStatus stalled = Serialization.clone(status);
+    List<Condition> conditions = new ArrayList<>();
+    for (Condition condition : status.getConditions()) {
+      conditions.add(
+          READY.equals(condition.getType())
+              ? condition
+              : Conditions.of(
+                  previous,
+                  condition.getType(),
+                  PROGRESSING.equals(condition.getType()) ? "False" : "True",
+                  PROGRESS_DEADLINE_EXCEEDED,
+                  message,
+                  generation,
+                  now));
+    }
+    stalled.setConditions(conditions);
+    return stalled;
+  }
+
+  /**
+   * The status of a deleted backend whose DaemonSet is gone and whose node pods have not stopped
+   * yet: the rest of the teardown waits for them.
+   */
+  public static StorageBackendStatus stoppingNodePods(
+      StorageBackend backend, String message, Instant now) {
+    StorageBackendStatus status = withLastNodes(backend);
+    ConditionSet conditions =
+        new ConditionSet(previousConditions(backend), generation(backend), now);
+    conditions.underWay("Deleting", "StoppingNodePods", message);
+    status.setConditions(conditions.list());
     return status;
   }
 
@@ -160,38 +210,6 @@ public final class StatusModel {
     return status;
   }
 
-  /** The three conditions of one status, built together. */
-  private static final class ConditionSet {
-    private final List<Condition> previous;
-    private final long generation;
-    private final Instant now;
-    private final List<Condition> list = new ArrayList<>();
-
-    ConditionSet(List<Condition> previous, long generation, Instant now) {
-      this.previous = previous;
-      this.generation = generation;
-      this.now = now;
-    }
-
-    void add(String type, String status, String reason, String message) {
-      list.add(Conditions.of(previous, type, status, reason, message, generation, now));
-    }
-
-    /** Not ready yet, but on its way: nothing for a person to do. */
-    void underWay(String readyReason, String progressReason, String message) {
-      add(READY, "False", readyReason, message);
-      add(PROGRESSING, "True", progressReason, message);
-      add(DEGRADED, "False", progressReason, "nothing is wrong so far");
-    }
-
-    /** Not ready, and it will not get there until a person acts on the message. */
-    void broken(String reason, String message) {
-      add(READY, "False", reason, message);
-      add(PROGRESSING, "False", reason, message);
-      add(DEGRADED, "True", reason, message);
-    }
-  }
-
   private static long generation(StorageBackend backend) {
     return Optional.ofNullable(backend.getMetadata().getGeneration()).orElse(0L);
   }
@@ -210,6 +228,16 @@ public final class StatusModel {
     return status;
   }
 
+  /** A fresh status that keeps the node counts last seen: nothing new is known of the nodes. */
+  private static StorageBackendStatus withLastNodes(StorageBackend backend) {
+    StorageBackendStatus status = fresh(backend);
+    status.setNodes(
+        Optional.ofNullable(backend.getStatus())
+            .map(StorageBackendStatus::getNodes)
+            .orElseGet(StorageBackendStatus.NodeCounts::new));
+    return status;
+  }
+
   /** The data dir of the first deploy, or null before it. */
   public static String recordedDataDir(StorageBackend backend) {
     return Optional.ofNullable(backend.getStatus())
@@ -218,8 +246,7 @@ public final class StatusModel {
   }
 
   public static boolean isDegraded(StorageBackendStatus status) {
-    return status.getConditions().stream()
-        .anyMatch(c -> DEGRADED.equals(c.getType()) && "True".equals(c.getStatus()));
+    return has(status, DEGRADED, "True");
   }
 
   /** The message of a condition, or an empty string. */
@@ -231,10 +258,28 @@ public final class StatusModel {
         .orElse("");
   }
 
+  /** True when the Progressing condition is True: a rollout is under way. */
+  public static boolean isProgressing(StorageBackendStatus status) {
+    return has(status, PROGRESSING, "True");
+  }
+
+  /** The reason of a condition, or an empty string. */
+  public static String reason(StorageBackendStatus status, String type) {
+    return status.getConditions().stream()
+        .filter(c -> type.equals(c.getType()))
+        .map(Condition::getReason)
+        .findFirst()
+        .orElse("");
+  }
+
   /** True when the Ready condition is True. */
   public static boolean isReady(StorageBackendStatus status) {
+    return has(status, READY, "True");
+  }
+
+  private static boolean has(StorageBackendStatus status, String type, String value) {
     return status.getConditions().stream()
-        .anyMatch(c -> READY.equals(c.getType()) && "True".equals(c.getStatus()));
+        .anyMatch(c -> type.equals(c.getType()) && value.equals(c.getStatus()));
   }
 
   private static int nz(Integer value) {
