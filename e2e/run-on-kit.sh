@@ -10,7 +10,8 @@
 #   5. stops the cluster if it started it.
 # Root. Without the kit's peers (../shared/kube/build.sh all) it says so and exits 0: nothing ran.
 # E2E_IMAGE, E2E_DRIVER_IMAGE: the images' names; E2E_SKIP_BUILD=1 uses them as they are (e.g.
-# those .ci/run built). E2E_KEEP_CLUSTER=1 leaves a cluster it started running.
+# those .ci/run built). E2E_KEEP_CLUSTER=1 leaves a cluster it started running. Arguments go to
+# Maven, e.g. -Dtest='InstallTest,SnapshotTest' -Dthinvol.e2e.keep=true (leave it all installed).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 kit=${KIT:-$root/../shared/kube}
@@ -26,7 +27,7 @@ if [ ! -f "$kit/env.sh" ]; then
 fi
 # shellcheck source=/dev/null
 . "$kit/env.sh"
-for peer in bin/kube-apiserver bin/kubelet bin/csi-sanity images/csi-provisioner.tar manifests/snapshot-v8.6.0/crd; do
+for peer in bin/kube-apiserver bin/kubelet bin/csi-sanity images/pause.tar manifests/snapshot-v8.6.0/crd; do
   if [ ! -e "$PEERS/$peer" ]; then
     echo "e2e: SKIPPED: the kit's peers are not built ($PEERS/$peer is missing: run $kit/build.sh all)"
     exit 0
@@ -78,6 +79,6 @@ phase "snapshot CRDs and controller applied"
 status=0
 ./mvnw -B -pl e2e test \
   -Dthinvol.e2e.image="$image" -Dthinvol.e2e.driverImage="$driver_image" \
-  -Dthinvol.e2e.nextImage="$next_image" -Dthinvol.e2e.csiSanity="$PEERS/bin/csi-sanity" || status=$?
+  -Dthinvol.e2e.nextImage="$next_image" -Dthinvol.e2e.csiSanity="$PEERS/bin/csi-sanity" "$@" || status=$?
 phase "suite done (exit $status; steps: e2e/target/e2e/steps.md)"
 exit "$status"

@@ -132,6 +132,13 @@ class SnapshotTest extends E2eSteps {
             .orElseThrow()
             .getMetadata()
             .getName();
+    kube()
+        .awaitEvent(
+            "VolumeGroupSnapshot",
+            Names.APPS,
+            "together",
+            "GroupSnapshotReady",
+            Duration.ofSeconds(30));
     kube().describe("volumegroupsnapshot", Names.APPS, "together");
     pods().delete("group-writer");
     claims()

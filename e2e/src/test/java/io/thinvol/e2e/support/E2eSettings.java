@@ -16,7 +16,8 @@ public record E2eSettings(
     String workloadImage,
     Path csiSanity,
     Path repository,
-    Path reports) {
+    Path reports,
+    boolean keep) {
 
   public static E2eSettings fromEnvironment() {
     String kubeconfig = System.getenv("KUBECONFIG");
@@ -28,7 +29,8 @@ public record E2eSettings(
         property("thinvol.e2e.workloadImage"),
         Path.of(property("thinvol.e2e.csiSanity")),
         Path.of(property("thinvol.e2e.repository")),
-        Path.of(property("thinvol.e2e.reports")));
+        Path.of(property("thinvol.e2e.reports")),
+        Boolean.parseBoolean(property("thinvol.e2e.keep")));
   }
 
   /** Why the suite cannot run here, before any cluster is asked; empty when it can. */

@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
  * closed (everything removed, the step table printed) after the last test class, also when a step
  * failed.
  */
-public final class World implements ExtensionContext.Store.CloseableResource {
+public final class World implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(World.class);
   private static volatile World current;
@@ -101,7 +101,11 @@ public final class World implements ExtensionContext.Store.CloseableResource {
   @Override
   public void close() {
     try {
-      new Teardown(this).run();
+      if (settings.keep()) {
+        log.warn("-Dthinvol.e2e.keep=true: everything is left installed; the next run removes it");
+      } else {
+        new Teardown(this).run();
+      }
     } catch (RuntimeException e) {
       log.error("the teardown failed; the cluster may need cleaning by hand", e);
     } finally {
