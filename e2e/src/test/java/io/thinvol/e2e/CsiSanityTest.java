@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.thinvol.e2e.support.CsiSanity;
 import io.thinvol.e2e.support.Names;
+import io.thinvol.e2e.support.NodePods;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Order;
@@ -22,6 +24,13 @@ import org.slf4j.LoggerFactory;
 class CsiSanityTest extends E2eSteps {
 
   private static final Logger log = LoggerFactory.getLogger(CsiSanityTest.class);
+
+  /**
+   * Rows that grow a mounted ext4 filesystem: they need CAP_SYS_RESOURCE, which some hosts withhold
+   * even from a privileged root (docs/driver.md); there they fail whatever the driver does.
+   */
+  private static final List<String> NEED_CAP_SYS_RESOURCE =
+      List.of("NodeExpandVolume should work if node-expand is called after node-publish");
 
   @Test
   @Order(1)
@@ -48,9 +57,21 @@ class CsiSanityTest extends E2eSteps {
             accessType,
             Names.SANITY_WORK.resolve(accessType),
             world().settings().reports());
-    figure(counts.toString());
     counts.failures().forEach(f -> log.warn("csi-sanity {} failed: {}", accessType, f));
+    List<String> excused =
+        NodePods.driverHolds(client(), NodePods.CAP_SYS_RESOURCE)
+            ? List.of()
+            : counts.failures().stream()
+                .filter(f -> NEED_CAP_SYS_RESOURCE.stream().anyMatch(f::contains))
+                .toList();
+    figure(
+        counts
+            + (excused.isEmpty()
+                ? ""
+                : " (" + excused.size() + " needing the withheld CAP_SYS_RESOURCE)"));
     assertThat(counts.specs()).as("csi-sanity ran no spec").isPositive();
-    assertThat(counts.failures()).as("csi-sanity (" + accessType + ") failures").isEmpty();
+    assertThat(counts.failures())
+        .as("csi-sanity (" + accessType + ") failures")
+        .isSubsetOf(excused);
   }
 }

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.thinvol.e2e.support.Names;
+import io.thinvol.e2e.support.NodePods;
 import io.thinvol.e2e.support.OlmBundle;
 import io.thinvol.e2e.support.Resources;
 import io.thinvol.e2e.support.Waits;
@@ -38,7 +39,7 @@ class DriverRestartTest extends E2eSteps {
     pods()
         .sh(writer, "dd if=/dev/urandom of=/data/before-restart bs=1M count=8 2>/dev/null && sync");
     String before = pods().sha256(writer, "/data/before-restart");
-    Pod old = InstallTest.nodePod();
+    Pod old = NodePods.only(client());
     long start = System.nanoTime();
     client().resource(old).delete();
     Pod replacement =
@@ -46,7 +47,7 @@ class DriverRestartTest extends E2eSteps {
             "a new node pod to be Ready",
             RESTART_LIMIT,
             () ->
-                nodePods().stream()
+                NodePods.all(client()).stream()
                     .filter(p -> !p.getMetadata().getUid().equals(old.getMetadata().getUid()))
                     .filter(
                         p ->
@@ -54,7 +55,8 @@ class DriverRestartTest extends E2eSteps {
                                 .allMatch(c -> Boolean.TRUE.equals(c.getReady())))
                     .findFirst());
     String readyIn = InstallTest.seconds(start);
-    Waits.untilTrue("the old node pod to be gone", RESTART_LIMIT, () -> nodePods().size() == 1);
+    Waits.untilTrue(
+        "the old node pod to be gone", RESTART_LIMIT, () -> NodePods.all(client()).size() == 1);
     assertThat(pods().sha256(writer, "/data/before-restart")).isEqualTo(before);
     assertThat(pods().sha256(writer, ReclaimTest.KEEP))
         .isEqualTo(world().require("data.keep.sha256"));
@@ -82,7 +84,7 @@ class DriverRestartTest extends E2eSteps {
     Assumptions.assumeTrue(
         next.isPresent(), "no -Dthinvol.e2e.nextImage: no other operator image to upgrade to");
     DaemonSet daemonSet = daemonSet();
-    Pod nodePod = InstallTest.nodePod();
+    Pod nodePod = NodePods.only(client());
     long start = System.nanoTime();
     new OlmBundle(kube(), world().settings().repository()).upgrade(deployment, next.get());
     Pod operator =
@@ -103,7 +105,7 @@ class DriverRestartTest extends E2eSteps {
     assertThat(after.getMetadata().getGeneration())
         .isEqualTo(daemonSet.getMetadata().getGeneration());
     assertThat(after.getSpec().getTemplate()).isEqualTo(daemonSet.getSpec().getTemplate());
-    assertThat(InstallTest.nodePod().getMetadata().getUid())
+    assertThat(NodePods.only(client()).getMetadata().getUid())
         .isEqualTo(nodePod.getMetadata().getUid());
     assertThat(condition(get(Resources.STORAGE_BACKEND, null, Names.BACKEND), "Ready"))
         .hasValueSatisfying(c -> assertThat(c.get("status")).isEqualTo("True"));
@@ -119,16 +121,6 @@ class DriverRestartTest extends E2eSteps {
 
   private static String[] checksums(String pod) {
     return FILES.stream().map(f -> pods().sha256(pod, f)).toArray(String[]::new);
-  }
-
-  private static List<Pod> nodePods() {
-    return client()
-        .pods()
-        .inNamespace(Names.OPERATOR)
-        .withLabel(Names.NODE_POD_SELECTOR_KEY, Names.NODE_POD_SELECTOR_VALUE)
-        .withLabel("thinvol.io/backend", Names.BACKEND)
-        .list()
-        .getItems();
   }
 
   private static List<Pod> operatorPods() {

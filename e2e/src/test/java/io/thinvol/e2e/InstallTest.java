@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.storage.CSINode;
 import io.fabric8.kubernetes.api.model.storage.StorageClass;
 import io.thinvol.e2e.support.Names;
+import io.thinvol.e2e.support.NodePods;
 import io.thinvol.e2e.support.OlmBundle;
 import io.thinvol.e2e.support.Resources;
 import io.thinvol.e2e.support.Waits;
@@ -102,7 +103,7 @@ class InstallTest extends E2eSteps {
                     .orElse("no status"));
     String readyIn = seconds(start);
 
-    Pod nodePod = nodePod();
+    Pod nodePod = NodePods.only(client());
     List<ContainerStatus> containers = nodePod.getStatus().getContainerStatuses();
     assertThat(containers).allMatch(ContainerStatus::getReady);
     assertThat(field(backend, "status", "driverName")).contains(Names.DRIVER);
@@ -130,20 +131,6 @@ class InstallTest extends E2eSteps {
             + "/"
             + containers.size()
             + " Ready; Event Ready; 2 StorageClasses, VolumeSnapshotClass, VolumeGroupSnapshotClass");
-  }
-
-  /** The one node pod of the backend (the cluster has one node). */
-  static Pod nodePod() {
-    List<Pod> pods =
-        client()
-            .pods()
-            .inNamespace(Names.OPERATOR)
-            .withLabel(Names.NODE_POD_SELECTOR_KEY, Names.NODE_POD_SELECTOR_VALUE)
-            .withLabel("thinvol.io/backend", Names.BACKEND)
-            .list()
-            .getItems();
-    assertThat(pods).hasSize(1);
-    return pods.get(0);
   }
 
   static String seconds(long startNanos) {

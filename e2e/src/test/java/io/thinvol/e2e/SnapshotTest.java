@@ -171,6 +171,7 @@ class SnapshotTest extends E2eSteps {
     Path image = Names.image(claims().volumeHandle("clone"));
     assertThat(Files.exists(image)).isTrue();
     pods().delete("cloner");
+    kube().describe("persistentvolumeclaim", Names.APPS, "clone");
     figure(
         "clone mounted in "
             + InstallTest.seconds(start)

@@ -145,13 +145,15 @@ class UninstallTest extends E2eSteps {
             client().network().networkPolicies().inNamespace(ns).list().getItems(),
             client().rbac().roles().inNamespace(ns).list().getItems(),
             client().rbac().roleBindings().inNamespace(ns).list().getItems(),
-            client().leases().inNamespace(ns).list().getItems(),
             client().storage().v1().csiStorageCapacities().inNamespace(ns).list().getItems())
         .flatMap(List::stream)
         .forEach(o -> add(left, o));
     client().serviceAccounts().inNamespace(ns).list().getItems().stream()
         .filter(a -> !a.getMetadata().getName().equals("default"))
         .forEach(a -> add(left, a));
+    client().leases().inNamespace(ns).list().getItems().stream()
+        .filter(l -> !DocumentedLeftovers.LEASES.contains(l.getMetadata().getName()))
+        .forEach(l -> add(left, l));
     client().secrets().inNamespace(ns).list().getItems().stream()
         .filter(s -> !DocumentedLeftovers.SECRETS.contains(s.getMetadata().getName()))
         .forEach(s -> add(left, s));
