@@ -56,6 +56,21 @@ public final class ContainerNode implements AutoCloseable {
 
   /** A driver in a new container: a fresh mount namespace with the data dir bind-mounted. */
   public DriverProcess startDriver(String nodeId) throws IOException, InterruptedException {
+    return startDriver(nodeId, "");
+  }
+
+  /**
+   * A driver in a container whose {@code /sys} is read-only although it runs privileged, as
+   * containerd 1.6 gives a privileged container in a pod's network namespace (its sysfs superblock
+   * was mounted read-only by the pod's sandbox and unprivileged containers).
+   */
+  public DriverProcess startDriverWithReadOnlySysfs(String nodeId)
+      throws IOException, InterruptedException {
+    return startDriver(nodeId, "mount --make-private /sys; mount -o remount,bind,ro /sys; ");
+  }
+
+  private DriverProcess startDriver(String nodeId, String setup)
+      throws IOException, InterruptedException {
     List<String> container =
         List.of(
             "unshare",
@@ -65,7 +80,7 @@ public final class ContainerNode implements AutoCloseable {
             "--",
             "sh",
             "-ec",
-            "mount --bind \"$1\" \"$2\"; shift 2; exec \"$@\"",
+            "mount --bind \"$1\" \"$2\"; " + setup + "shift 2; exec \"$@\"",
             "sh",
             hostDataDir().toString(),
             containerDataDir().toString());
