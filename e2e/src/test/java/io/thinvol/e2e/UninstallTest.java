@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.thinvol.e2e.support.DocumentedLeftovers;
 import io.thinvol.e2e.support.Host;
 import io.thinvol.e2e.support.Names;
@@ -39,16 +40,11 @@ class UninstallTest extends E2eSteps {
       Resources.of(client(), kind).inNamespace(Names.APPS).delete();
     }
     Waits.untilTrue(
-        "the driver's VolumeSnapshotContents to be deleted",
+        "the driver's VolumeSnapshotContents and VolumeGroupSnapshotContents to be deleted",
         DELETE_LIMIT,
         () ->
             driversObjects(
-                    Resources.of(client(), Resources.VOLUME_SNAPSHOT_CONTENT)
-                        .list()
-                        .getItems()
-                        .stream(),
-                    "spec",
-                    "driver")
+                    Resources.VOLUME_SNAPSHOT_CONTENT, Resources.VOLUME_GROUP_SNAPSHOT_CONTENT)
                 .isEmpty());
     client().pods().inNamespace(Names.APPS).delete();
     Resources.of(client(), Resources.RECLAIM_SPACE_JOB).inNamespace(Names.APPS).delete();
@@ -80,7 +76,7 @@ class UninstallTest extends E2eSteps {
     // 3. and 4. the operator (the CSV) and the CRDs.
     new OlmBundle(kube(), world().settings().repository()).uninstall(DELETE_LIMIT);
 
-    assertThat(Host.loopsUnder(Names.DATA_DIR)).as("loop devices of the data dir").isEmpty();
+    assertThat(Host.thinvolLoops()).as("loop devices of thinvol images").isEmpty();
     assertThat(Host.mountsNaming(Names.DATA_DIR.toString(), Names.DRIVER)).as("mounts").isEmpty();
     assertThat(
             Stream.of("volumes", "snapshots", "groups")
@@ -96,9 +92,8 @@ class UninstallTest extends E2eSteps {
             + ", StorageBackend in "
             + backendGone
             + " (Event Deleted); host: no loop device,"
-            + " mount or image; API: only "
-            + DocumentedLeftovers.CLUSTER_ROLES
-            + " and the TLS Secrets the docs list");
+            + " mount or image; API: only the ClusterRole, bindings, Secrets and Lease install.md"
+            + " lists");
   }
 
   /** What is left of the backend and the operator, other than what the docs list. */
@@ -109,15 +104,11 @@ class UninstallTest extends E2eSteps {
         .filter(c -> Names.DRIVER.equals(c.getProvisioner()))
         .forEach(c -> add(left, c));
     driversObjects(
-            Resources.of(client(), Resources.VOLUME_SNAPSHOT_CLASS).list().getItems().stream(),
-            "driver")
-        .forEach(o -> add(left, o));
-    driversObjects(
-            Resources.of(client(), Resources.VOLUME_GROUP_SNAPSHOT_CLASS)
-                .list()
-                .getItems()
-                .stream(),
-            "driver")
+            Resources.VOLUME_SNAPSHOT_CLASS,
+            Resources.VOLUME_GROUP_SNAPSHOT_CLASS,
+            Resources.PERSISTENT_VOLUME,
+            Resources.VOLUME_SNAPSHOT_CONTENT,
+            Resources.VOLUME_GROUP_SNAPSHOT_CONTENT)
         .forEach(o -> add(left, o));
     client()
         .rbac()
@@ -160,6 +151,15 @@ class UninstallTest extends E2eSteps {
     return left;
   }
 
+  /** The objects of these kinds that belong to the suite's driver. */
+  private static List<GenericKubernetesResource> driversObjects(
+      ResourceDefinitionContext... kinds) {
+    return Stream.of(kinds)
+        .flatMap(kind -> Resources.of(client(), kind).list().getItems().stream())
+        .filter(o -> Names.DRIVER.equals(Resources.driver(o)))
+        .toList();
+  }
+
   private static void add(List<String> left, HasMetadata object) {
     if (object != null) {
       left.add(
@@ -170,10 +170,5 @@ class UninstallTest extends E2eSteps {
                   .orElse("")
               + object.getMetadata().getName());
     }
-  }
-
-  private static List<GenericKubernetesResource> driversObjects(
-      Stream<GenericKubernetesResource> objects, String... driverField) {
-    return objects.filter(o -> field(o, driverField).equals(Optional.of(Names.DRIVER))).toList();
   }
 }

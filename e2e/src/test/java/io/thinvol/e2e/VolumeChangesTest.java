@@ -97,8 +97,7 @@ class VolumeChangesTest extends E2eSteps {
   @DisplayName("ModifyVolume through a VolumeAttributesClass")
   void modify() {
     Path image = Names.image(world().require("data.handle"));
-    assertThat(Host.loopsUnder(Names.DATA_DIR))
-        .filteredOn(l -> l.backingFile().equals(image.toString()))
+    assertThat(Host.loopsOf(image))
         .as("the staged data volume's loop device, direct I/O (the default)")
         .singleElement()
         .matches(Host.Loop::directIo);
@@ -124,10 +123,7 @@ class VolumeChangesTest extends E2eSteps {
                         .get(ReclaimTest.DATA)
                         .getStatus()
                         .getCurrentVolumeAttributesClassName()));
-    List<Host.Loop> loops =
-        Host.loopsUnder(Names.DATA_DIR).stream()
-            .filter(l -> l.backingFile().equals(image.toString()))
-            .toList();
+    List<Host.Loop> loops = Host.loopsOf(image);
     assertThat(loops).singleElement().matches(l -> !l.directIo(), "buffered I/O");
     assertThat(pods().sha256(ReclaimTest.WRITER, ReclaimTest.KEEP))
         .isEqualTo(world().require("data.keep.sha256"));
@@ -158,8 +154,7 @@ class VolumeChangesTest extends E2eSteps {
             .split("\\s+")[0];
     assertThat(read).isEqualTo(written);
     Path image = Names.image(claims().volumeHandle("raw"));
-    assertThat(Host.loopsUnder(Names.DATA_DIR))
-        .anyMatch(l -> l.backingFile().equals(image.toString()));
+    assertThat(Host.loopsOf(image)).as("the block volume's loop device").hasSize(1);
     pods().delete(pod.getMetadata().getName());
     figure(
         "16 MiB written to the raw device and read back, sha256 equal; image "

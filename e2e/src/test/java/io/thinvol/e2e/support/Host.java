@@ -30,8 +30,17 @@ public final class Host {
     }
   }
 
-  /** A loop device and the file behind it. */
-  public record Loop(String device, String backingFile, boolean directIo) {}
+  /** A loop device and the file behind it (its path as the kernel names it, its device, inode). */
+  public record Loop(
+      String device,
+      String backingFile,
+      boolean directIo,
+      String backingDevice,
+      String backingInode) {}
+
+  private static final java.util.regex.Pattern THINVOL_IMAGE =
+      java.util.regex.Pattern.compile(
+          "/(volumes/vol|snapshots/snap)-[0-9a-f]+/disk\\.img( \\(deleted\\))?$");
 
   public static String run(String... command) {
     return run(Map.of(), List.of(command));
@@ -98,15 +107,43 @@ public final class Host {
     return Long.parseLong(out.split("\\s+")[0]);
   }
 
-  /** Every loop device whose backing file lies under {@code directory}. */
-  public static List<Loop> loopsUnder(Path directory) {
+  /**
+   * The loop devices backed by {@code file}, found by its device and inode: the kernel names a
+   * backing file by the path it had in the mount namespace that attached it, which for a driver
+   * container that has since restarted is no path of the host's.
+   */
+  public static List<Loop> loopsOf(Path file) {
+    String[] stat = run("stat", "--format", "%d %i", file.toString()).trim().split(" ");
+    long dev = Long.parseLong(stat[0]);
+    String majorMinor =
+        ((dev >>> 8) & 0xfff | ((dev >>> 32) & ~0xfffL))
+            + ":"
+            + ((dev & 0xff) | ((dev >>> 12) & ~0xffL));
+    return loops().stream()
+        .filter(l -> l.backingDevice().equals(majorMinor) && l.backingInode().equals(stat[1]))
+        .toList();
+  }
+
+  /** The loop devices backed by a thinvol image (a volume's or a snapshot's), wherever it is. */
+  public static List<Loop> thinvolLoops() {
+    return loops().stream().filter(l -> THINVOL_IMAGE.matcher(l.backingFile()).find()).toList();
+  }
+
+  private static List<Loop> loops() {
     List<Loop> loops = new ArrayList<>();
-    for (String line :
-        run("losetup", "--list", "--noheadings", "--raw", "--output", "NAME,DIO,BACK-FILE")
-            .split("\n")) {
-      String[] fields = line.trim().split(" ", 3);
-      if (fields.length == 3 && unescape(fields[2]).startsWith(directory.toString() + "/")) {
-        loops.add(new Loop(fields[0], unescape(fields[2]), fields[1].equals("1")));
+    String table =
+        run(
+            "losetup",
+            "--list",
+            "--noheadings",
+            "--raw",
+            "--output",
+            "NAME,DIO,BACK-MAJ:MIN,BACK-INO,BACK-FILE");
+    for (String line : table.split("\n")) {
+      String[] fields = line.trim().split(" ", 5);
+      if (fields.length == 5) {
+        loops.add(
+            new Loop(fields[0], unescape(fields[4]), fields[1].equals("1"), fields[2], fields[3]));
       }
     }
     return loops;

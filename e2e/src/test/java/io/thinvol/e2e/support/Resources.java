@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.dsl.MixedOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The kinds the suite reads without typed models (the product's and the snapshot API's), named in
@@ -43,6 +44,8 @@ public final class Resources {
           "volumegroupsnapshotclasses");
   public static final ResourceDefinitionContext VOLUME_ATTRIBUTES_CLASS =
       cluster("storage.k8s.io", "v1", "VolumeAttributesClass", "volumeattributesclasses");
+  public static final ResourceDefinitionContext PERSISTENT_VOLUME =
+      cluster("", "v1", "PersistentVolume", "persistentvolumes");
   private static final ResourceDefinitionContext POD = namespaced("", "v1", "Pod", "pods");
   private static final ResourceDefinitionContext CLAIM =
       namespaced("", "v1", "PersistentVolumeClaim", "persistentvolumeclaims");
@@ -65,6 +68,25 @@ public final class Resources {
           Resource<GenericKubernetesResource>>
       of(KubernetesClient client, ResourceDefinitionContext kind) {
     return client.genericKubernetesResources(kind);
+  }
+
+  /** The CSI driver of a PersistentVolume, snapshot content or class; null for none. */
+  @SuppressWarnings("unchecked")
+  public static String driver(GenericKubernetesResource object) {
+    Map<String, Object> fields = object.getAdditionalProperties();
+    if (fields.get("driver") instanceof String driver) {
+      return driver;
+    }
+    Object spec = fields.get("spec");
+    if (!(spec instanceof Map)) {
+      return null;
+    }
+    Object driver = ((Map<String, Object>) spec).get("driver");
+    Object csi = ((Map<String, Object>) spec).get("csi");
+    if (driver == null && csi instanceof Map) {
+      driver = ((Map<String, Object>) csi).get("driver");
+    }
+    return driver instanceof String ? (String) driver : null;
   }
 
   private static ResourceDefinitionContext cluster(

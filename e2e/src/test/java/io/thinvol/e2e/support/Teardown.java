@@ -46,6 +46,7 @@ public final class Teardown {
                 .withLabel(Names.INSTALLED_BY)
                 .delete());
     step("the StorageBackend", this::backend);
+    step("the driver's volumes and copies", this::driversObjects);
     step(
         "the operator",
         () -> new OlmBundle(world.kube(), world.settings().repository()).uninstall(BACKEND_LIMIT));
@@ -83,6 +84,30 @@ public final class Teardown {
         BACKEND_LIMIT,
         () -> backend.get() == null,
         () -> List.of(backend));
+  }
+
+  /**
+   * PersistentVolumes and snapshot contents of the suite's driver that outlived it (the node pods
+   * are gone, nobody will delete them): released and deleted.
+   */
+  private void driversObjects() {
+    List<Resource<GenericKubernetesResource>> left =
+        Stream.of(
+                Resources.PERSISTENT_VOLUME,
+                Resources.VOLUME_SNAPSHOT_CONTENT,
+                Resources.VOLUME_GROUP_SNAPSHOT_CONTENT)
+            .flatMap(
+                kind ->
+                    Resources.of(client, kind).list().getItems().stream()
+                        .filter(o -> Names.DRIVER.equals(Resources.driver(o)))
+                        .map(o -> Resources.of(client, kind).withName(o.getMetadata().getName())))
+            .toList();
+    left.forEach(Resource::delete);
+    release(
+        "the driver's volumes and contents",
+        USERS_LIMIT,
+        () -> left.stream().allMatch(r -> r.get() == null),
+        () -> left);
   }
 
   /**
@@ -131,7 +156,7 @@ public final class Teardown {
     if (!Files.exists(directory)) {
       return;
     }
-    List<Host.Loop> loops = Host.loopsUnder(directory);
+    List<Host.Loop> loops = Host.thinvolLoops();
     List<String> mounts = Host.mountsNaming(directory.toString());
     if (!loops.isEmpty() || !mounts.isEmpty()) {
       log.error(
