@@ -69,6 +69,9 @@ class CsiSanityTest extends E2eSteps {
             + (excused.isEmpty()
                 ? ""
                 : " (" + excused.size() + " needing the withheld CAP_SYS_RESOURCE)"));
+    counts.failures().stream()
+        .filter(f -> !excused.contains(f))
+        .forEach(f -> figure("failed: " + f.replaceFirst("^\\[It] ", "")));
     assertThat(counts.specs()).as("csi-sanity ran no spec").isPositive();
     assertThat(counts.failures())
         .as("csi-sanity (" + accessType + ") failures")

@@ -35,6 +35,16 @@ class UninstallTest extends E2eSteps {
   void uninstall() {
     requireBackend();
     long start = System.nanoTime();
+    // Every image the suite made, by id: the loop devices left are looked for by them.
+    List<String> images =
+        Stream.concat(
+                driversObjects(Resources.PERSISTENT_VOLUME).stream()
+                    .map(pv -> field(pv, "spec", "csi", "volumeHandle")),
+                driversObjects(Resources.VOLUME_SNAPSHOT_CONTENT).stream()
+                    .map(c -> field(c, "status", "snapshotHandle")))
+            .flatMap(Optional::stream)
+            .map(String::valueOf)
+            .toList();
     // 1. the users' snapshots, pods and claims; their volumes and copies go with them.
     for (var kind : List.of(Resources.VOLUME_GROUP_SNAPSHOT, Resources.VOLUME_SNAPSHOT)) {
       Resources.of(client(), kind).inNamespace(Names.APPS).delete();
@@ -76,7 +86,7 @@ class UninstallTest extends E2eSteps {
     // 3. and 4. the operator (the CSV) and the CRDs.
     new OlmBundle(kube(), world().settings().repository()).uninstall(DELETE_LIMIT);
 
-    assertThat(Host.thinvolLoops()).as("loop devices of thinvol images").isEmpty();
+    assertThat(Host.loopsOfIds(images)).as("loop devices of the suite's images").isEmpty();
     assertThat(Host.mountsNaming(Names.DATA_DIR.toString(), Names.DRIVER)).as("mounts").isEmpty();
     assertThat(
             Stream.of("volumes", "snapshots", "groups")

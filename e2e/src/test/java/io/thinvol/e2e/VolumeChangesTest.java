@@ -64,8 +64,8 @@ class VolumeChangesTest extends E2eSteps {
             "FileSystemResizeSuccessful",
             Duration.ofSeconds(30));
     String ext4 =
-        (online ? "online" : "offline (CAP_SYS_RESOURCE withheld)")
-            + " ext4 1Gi -> 2Gi in "
+        (online ? "online" : "offline (CAP_SYS_RESOURCE withheld), grown at pod start " + starts)
+            + ": ext4 1Gi -> 2Gi in "
             + InstallTest.seconds(start)
             + ", df "
             + size
@@ -123,6 +123,13 @@ class VolumeChangesTest extends E2eSteps {
                         .get(ReclaimTest.DATA)
                         .getStatus()
                         .getCurrentVolumeAttributesClassName()));
+    kube()
+        .awaitEvent(
+            "PersistentVolumeClaim",
+            Names.APPS,
+            ReclaimTest.DATA,
+            "VolumeModifySuccessful",
+            Duration.ofSeconds(30));
     List<Host.Loop> loops = Host.loopsOf(image);
     assertThat(loops).singleElement().matches(l -> !l.directIo(), "buffered I/O");
     assertThat(pods().sha256(ReclaimTest.WRITER, ReclaimTest.KEEP))

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -37,10 +38,6 @@ public final class Host {
       boolean directIo,
       String backingDevice,
       String backingInode) {}
-
-  private static final java.util.regex.Pattern THINVOL_IMAGE =
-      java.util.regex.Pattern.compile(
-          "/(volumes/vol|snapshots/snap)-[0-9a-f]+/disk\\.img( \\(deleted\\))?$");
 
   public static String run(String... command) {
     return run(Map.of(), List.of(command));
@@ -124,9 +121,14 @@ public final class Host {
         .toList();
   }
 
-  /** The loop devices backed by a thinvol image (a volume's or a snapshot's), wherever it is. */
-  public static List<Loop> thinvolLoops() {
-    return loops().stream().filter(l -> THINVOL_IMAGE.matcher(l.backingFile()).find()).toList();
+  /**
+   * The loop devices backed by an image of any of these volumes or snapshots (by id), wherever the
+   * kernel says the image is: the data dir's layout names each image's folder by its id.
+   */
+  public static List<Loop> loopsOfIds(Collection<String> ids) {
+    return loops().stream()
+        .filter(l -> ids.stream().anyMatch(id -> l.backingFile().contains("/" + id + "/disk.img")))
+        .toList();
   }
 
   private static List<Loop> loops() {
@@ -143,7 +145,12 @@ public final class Host {
       String[] fields = line.trim().split(" ", 5);
       if (fields.length == 5) {
         loops.add(
-            new Loop(fields[0], unescape(fields[4]), fields[1].equals("1"), fields[2], fields[3]));
+            new Loop(
+                fields[0],
+                unescape(fields[4]).strip(),
+                fields[1].equals("1"),
+                unescape(fields[2]).strip(),
+                unescape(fields[3]).strip()));
       }
     }
     return loops;

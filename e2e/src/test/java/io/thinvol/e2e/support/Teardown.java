@@ -156,7 +156,7 @@ public final class Teardown {
     if (!Files.exists(directory)) {
       return;
     }
-    List<Host.Loop> loops = Host.thinvolLoops();
+    List<Host.Loop> loops = Host.loopsOfIds(imageIds(directory));
     List<String> mounts = Host.mountsNaming(directory.toString());
     if (!loops.isEmpty() || !mounts.isEmpty()) {
       log.error(
@@ -173,6 +173,14 @@ public final class Teardown {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** The ids of the volumes and snapshots whose images are in a data dir (their folders' names). */
+  private static List<String> imageIds(Path directory) {
+    return Host.filesUnder(directory).stream()
+        .filter(file -> file.getFileName().toString().equals("disk.img"))
+        .map(file -> file.getParent().getFileName().toString())
+        .toList();
   }
 
   private static void step(String what, Runnable action) {
