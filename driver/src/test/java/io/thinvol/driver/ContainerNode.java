@@ -56,8 +56,23 @@ public final class ContainerNode implements AutoCloseable {
 
   /** A driver in a new container: a fresh mount namespace with the data dir bind-mounted. */
   public DriverProcess startDriver(String nodeId) throws IOException, InterruptedException {
+    return startDriver(nodeId, "");
+  }
+
+  /**
+   * A driver in a container whose {@code /sys} is read-only although it runs privileged, as
+   * containerd 1.6 gives a privileged container in a pod's network namespace (its sysfs superblock
+   * was mounted read-only by the pod's sandbox and unprivileged containers).
+   */
+  public DriverProcess startDriverWithReadOnlySysfs(String nodeId)
+      throws IOException, InterruptedException {
+    return startDriver(nodeId, "mount --make-private /sys; mount -o remount,bind,ro /sys; ");
+  }
+
+  private DriverProcess startDriver(String nodeId, String setup)
+      throws IOException, InterruptedException {
     return DriverProcess.start(
-        root, nodeId, container(hostDataDir(), containerDataDir()), containerDataDir());
+        root, nodeId, container(hostDataDir(), containerDataDir(), setup), containerDataDir());
   }
 
   /**
@@ -65,6 +80,10 @@ public final class ContainerNode implements AutoCloseable {
    * the current one, with {@code hostData} bind-mounted at {@code containerData}.
    */
   static List<String> container(Path hostData, Path containerData) {
+    return container(hostData, containerData, "");
+  }
+
+  private static List<String> container(Path hostData, Path containerData, String setup) {
     return List.of(
         "unshare",
         "--mount",
@@ -73,7 +92,7 @@ public final class ContainerNode implements AutoCloseable {
         "--",
         "sh",
         "-ec",
-        "mount --bind \"$1\" \"$2\"; shift 2; exec \"$@\"",
+        "mount --bind \"$1\" \"$2\"; " + setup + "shift 2; exec \"$@\"",
         "sh",
         hostData.toString(),
         containerData.toString());

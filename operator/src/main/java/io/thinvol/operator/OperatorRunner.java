@@ -9,6 +9,7 @@ import io.thinvol.addons.Addons;
 import io.thinvol.addons.AddonsSettings;
 import io.thinvol.addons.call.ReclaimCaller;
 import io.thinvol.api.kube.Events;
+import io.thinvol.operator.model.GroupSnapshotModel;
 import io.thinvol.operator.health.HealthServer;
 import io.thinvol.operator.health.InformerHealth;
 import io.thinvol.operator.model.Settings;
@@ -81,6 +82,9 @@ public final class OperatorRunner implements AutoCloseable {
     operator.register(new StorageBackendReconciler(settings, clock, new Events(client, clock)));
     if (settings.snapshotApi()) {
       operator.register(new SnapshotContentLabeller(new Events(client, clock)));
+    }
+    if (GroupSnapshotModel.deployed(settings)) {
+      operator.register(new GroupSnapshotContentLabeller(new Events(client, clock)));
     }
     Addons addons =
         Addons.register(

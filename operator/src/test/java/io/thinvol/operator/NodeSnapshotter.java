@@ -13,11 +13,12 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * Plays {@code csi-snapshotter --node-deployment} on one node: as the real sidecar (NODE_NAME set),
- * it lists and watches only the VolumeSnapshotContents labelled {@code
- * snapshot.storage.kubernetes.io/managed-by=<its node>}; for each dynamic one of its driver not yet
- * made it calls the driver's CreateSnapshot, named {@code snapshot-<VolumeSnapshot uid>}, and
- * writes what the driver answered into the content's status.
+ * Plays {@code csi-snapshotter --node-deployment --extra-create-metadata=true} on one node, as the
+ * operator starts it: as the real sidecar (NODE_NAME set), it lists and watches only the
+ * VolumeSnapshotContents labelled {@code snapshot.storage.kubernetes.io/managed-by=<its node>}; for
+ * each dynamic one of its driver not yet made it calls the driver's CreateSnapshot, named {@code
+ * snapshot-<VolumeSnapshot uid>}, with the parameters that flag adds (the VolumeSnapshot's name and
+ * namespace, the content's name), and writes what the driver answered into the content's status.
  */
 final class NodeSnapshotter implements AutoCloseable {
 
@@ -80,6 +81,12 @@ final class NodeSnapshotter implements AutoCloseable {
                   CreateSnapshotRequest.newBuilder()
                       .setName("snapshot-" + ref.get("uid"))
                       .setSourceVolumeId((String) source.get("volumeHandle"))
+                      .putParameters(
+                          "csi.storage.k8s.io/volumesnapshot/name", (String) ref.get("name"))
+                      .putParameters(
+                          "csi.storage.k8s.io/volumesnapshot/namespace",
+                          (String) ref.get("namespace"))
+                      .putParameters("csi.storage.k8s.io/volumesnapshotcontent/name", name)
                       .build())
               .getSnapshot();
       client

@@ -30,11 +30,7 @@ final class ControllerSnapshots {
   CreateSnapshotResponse create(CreateSnapshotRequest request) {
     String name = Requests.name(request.getName(), "name");
     Requests.requirePresent(request.getSourceVolumeId(), "source_volume_id");
-    if (!request.getParametersMap().isEmpty()) {
-      throw CsiException.invalidArgument(
-          "unknown VolumeSnapshotClass parameters %s; thinvol takes none",
-          request.getParametersMap().keySet());
-    }
+    SidecarParameters.requireOnlySidecars(request.getParametersMap(), "VolumeSnapshotClass");
     String source = Requests.volumeId(request.getSourceVolumeId());
     SnapshotRecord record = volumes.snapshots().create(name, source, Rpc.remaining(COPY_LIMIT));
     return CreateSnapshotResponse.newBuilder().setSnapshot(Messages.snapshot(record)).build();

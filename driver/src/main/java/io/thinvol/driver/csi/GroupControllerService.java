@@ -63,11 +63,8 @@ public final class GroupControllerService extends GroupControllerGrpc.GroupContr
         () -> {
           String name = Requests.name(request.getName(), "name");
           List<String> sources = sourceVolumeIds(request.getSourceVolumeIdsList());
-          if (!request.getParametersMap().isEmpty()) {
-            throw CsiException.invalidArgument(
-                "unknown VolumeGroupSnapshotClass parameters %s; thinvol takes none",
-                request.getParametersMap().keySet());
-          }
+          SidecarParameters.requireOnlySidecars(
+              request.getParametersMap(), "VolumeGroupSnapshotClass");
           GroupSnapshots.Group group = groups.create(name, sources, Rpc.remaining(COPY_LIMIT));
           return CreateVolumeGroupSnapshotResponse.newBuilder()
               .setGroupSnapshot(Messages.groupSnapshot(group))

@@ -23,8 +23,6 @@ import java.util.TreeMap;
 final class VolumeSpecs {
 
   static final String FSTYPE_PARAMETER = "csi.storage.k8s.io/fstype";
-  // The external-provisioner passes (and with --extra-create-metadata adds) keys in this prefix.
-  private static final String KUBERNETES_PREFIX = "csi.storage.k8s.io/";
 
   private VolumeSpecs() {}
 
@@ -70,12 +68,8 @@ final class VolumeSpecs {
   }
 
   private static Map<String, String> parameters(Map<String, String> given) {
-    List<String> unknown =
-        given.keySet().stream()
-            .filter(key -> !key.startsWith(KUBERNETES_PREFIX))
-            .filter(key -> !key.equals(MutableParameters.IO_MODE))
-            .sorted()
-            .toList();
+    // The external-provisioner passes (and with --extra-create-metadata adds) prefixed keys.
+    List<String> unknown = SidecarParameters.unknown(given, List.of(MutableParameters.IO_MODE));
     if (!unknown.isEmpty()) {
       throw CsiException.invalidArgument(
           "unknown StorageClass parameters %s; thinvol accepts only %s and %s",

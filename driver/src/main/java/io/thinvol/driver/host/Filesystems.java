@@ -1,9 +1,6 @@
 package io.thinvol.driver.host;
 
 import com.sun.jna.NativeLong;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -36,9 +33,11 @@ public final class Filesystems {
       directoryFsyncCommitsJournal(System.getProperty("os.version"));
 
   private final CommandRunner runner;
+  private final XfsErrorSettings xfsErrors;
 
   public Filesystems(CommandRunner runner) {
     this.runner = runner;
+    this.xfsErrors = new XfsErrorSettings(runner, SYS_FS_XFS);
   }
 
   /**
@@ -177,21 +176,10 @@ public final class Filesystems {
    * Bounds how long a mounted xfs retries failed metadata writeback. By default it retries ENOSPC
    * and EIO for ever, so when the data dir is full the volume's I/O and its unmount hang; bounded,
    * xfs shuts the filesystem down and every writer gets an error. Settings live in sysfs per
-   * mounted device and must be set after each mount.
+   * mounted device and must be set after each mount ({@link XfsErrorSettings}).
    */
   public void boundXfsErrorRetries(LoopDevice device) {
-    Path errors = SYS_FS_XFS.resolve(device.name()).resolve("error");
-    try {
-      for (String error : List.of("ENOSPC", "EIO")) {
-        Path settings = errors.resolve("metadata").resolve(error);
-        Files.writeString(settings.resolve("max_retries"), XFS_MAX_RETRIES);
-        Files.writeString(settings.resolve("retry_timeout_seconds"), XFS_RETRY_TIMEOUT_SECONDS);
-      }
-      Files.writeString(errors.resolve("fail_at_unmount"), "1");
-    } catch (IOException e) {
-      throw new UncheckedIOException(
-          "cannot bound the xfs error retries of " + device.path() + " in " + errors, e);
-    }
+    xfsErrors.bound(device, XFS_MAX_RETRIES, XFS_RETRY_TIMEOUT_SECONDS);
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.thinvol.operator.model;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.thinvol.api.BackendNames;
@@ -140,10 +141,10 @@ public final class SnapshotContentNode {
   }
 
   /**
-   * The merge patch that adds only the label; the resourceVersion makes the API server refuse it
-   * (409) should the content have changed since it was read, a label set meanwhile included.
+   * The merge patch that sets only the label; the resourceVersion makes the API server refuse it
+   * (409) should the object have changed since it was read, a label set meanwhile included.
    */
-  public static String labelPatch(VolumeSnapshotContent content, String node) {
+  public static String labelPatch(HasMetadata content, String node) {
     Map<String, Object> metadata = new java.util.LinkedHashMap<>();
     metadata.put("labels", Map.of(MANAGED_BY, node));
     if (content.getMetadata().getResourceVersion() != null) {

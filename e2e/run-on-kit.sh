@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# The end-to-end suite on the kit's real single-node cluster (docs/testing.md, "The real node: e2e"):
+#   1. builds the two images (packaging/image/build-local.sh) and a second tag of the operator's,
+#      for the upgrade step;
+#   2. starts ../shared/kube's cluster unless one runs, and imports the images into it;
+#   3. installs the snapshot CRDs and snapshot-controller as docs/install.md asks
+#      (--enable-distributed-snapshotting=true, group snapshots on);
+#   4. runs the e2e module against it (./mvnw -pl e2e test), which installs the operator from
+#      bundle/manifests as OLM would, walks the user's path and removes everything again;
+#   5. stops the cluster if it started it.
+# Root. Without the kit's peers (../shared/kube/build.sh all) it says so and exits 0: nothing ran.
+# E2E_IMAGE, E2E_DRIVER_IMAGE: the images' names; E2E_SKIP_BUILD=1 uses them as they are (e.g.
+# those .ci/run built). E2E_KEEP_CLUSTER=1 leaves a cluster it started running. Arguments go to
+# Maven, e.g. -Dtest='InstallTest,SnapshotTest' -Dthinvol.e2e.keep=true (leave it all installed).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+kit=${KIT:-$root/../shared/kube}
+image=${E2E_IMAGE:-localhost/thinvol:e2e}
+driver_image=${E2E_DRIVER_IMAGE:-localhost/thinvol-driver:e2e}
+next_image=${image%:*}:e2e-next
+start=$SECONDS
+phase() { echo "e2e: $1 ($((SECONDS - start)) s)"; }
+
+if [ ! -f "$kit/env.sh" ]; then
+  echo "e2e: SKIPPED: no cluster kit at $kit"
+  exit 0
+fi
+# shellcheck source=/dev/null
+. "$kit/env.sh"
+for peer in bin/kube-apiserver bin/kubelet bin/csi-sanity images/pause.tar manifests/snapshot-v8.6.0/crd; do
+  if [ ! -e "$PEERS/$peer" ]; then
+    echo "e2e: SKIPPED: the kit's peers are not built ($PEERS/$peer is missing: run $kit/build.sh all)"
+    exit 0
+  fi
+done
+cd "$root"
+
+if [ "${E2E_SKIP_BUILD:-}" != 1 ]; then
+  packaging/image/build-local.sh "$image" "$driver_image"
+  phase "images built"
+fi
+export CONTAINERS_CONF=${CONTAINERS_CONF:-$root/packaging/image/containers.conf}
+podman tag "$image" "$next_image"
+
+export KUBECONFIG=$KUBE_E2E_DIR/admin.kubeconfig
+started=
+if ! { [ -f "$KUBECONFIG" ] && kubectl get --raw /readyz >/dev/null 2>&1; }; then
+  "$kit/start-cluster.sh"
+  started=1
+  phase "cluster started"
+fi
+# shellcheck disable=SC2317 # called by the trap
+stop() {
+  if [ -n "$started" ] && [ "${E2E_KEEP_CLUSTER:-}" != 1 ]; then
+    "$kit/stop-cluster.sh" || echo "e2e: stop-cluster.sh failed" >&2
+  fi
+}
+trap stop EXIT
+
+tars=$(mktemp -d)
+for i in "$image" "$next_image" "$driver_image"; do
+  podman save --quiet --format docker-archive -o "$tars/$(echo "$i" | tr '/:' '__').tar" "$i"
+done
+"$kit/import-images.sh" "$tars"/*.tar >/dev/null
+rm -rf "$tars"
+phase "images imported"
+
+snapshot=$PEERS/manifests/snapshot-v8.6.0
+kubectl apply -k "$snapshot/crd" >/dev/null
+kubectl apply -f "$snapshot/snapshot-controller/rbac-snapshot-controller.yaml" \
+  -f "$root/e2e/kit/snapshot-controller-distributed.yaml" >/dev/null
+# The controller's Deployment as the kit built it, with the flags docs/install.md asks for.
+sed -e 's|^\( *\)- "--leader-election=true"|&\n\1- "--enable-distributed-snapshotting=true"\n\1- "--feature-gates=CSIVolumeGroupSnapshot=true"|' \
+  "$snapshot/snapshot-controller-local.yaml" | kubectl apply -f - >/dev/null
+kubectl wait --for=condition=Established --timeout=60s \
+  crd/volumesnapshots.snapshot.storage.k8s.io crd/volumegroupsnapshots.groupsnapshot.storage.k8s.io >/dev/null
+phase "snapshot CRDs and controller applied"
+
+status=0
+./mvnw -B -pl e2e test \
+  -Dthinvol.e2e.image="$image" -Dthinvol.e2e.driverImage="$driver_image" \
+  -Dthinvol.e2e.nextImage="$next_image" -Dthinvol.e2e.csiSanity="$PEERS/bin/csi-sanity" "$@" || status=$?
+phase "suite done (exit $status; steps: e2e/target/e2e/steps.md)"
+exit "$status"

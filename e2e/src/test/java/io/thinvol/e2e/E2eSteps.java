@@ -1,0 +1,109 @@
+package io.thinvol.e2e;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.thinvol.e2e.support.Claims;
+import io.thinvol.e2e.support.E2eExtension;
+import io.thinvol.e2e.support.Kube;
+import io.thinvol.e2e.support.Names;
+import io.thinvol.e2e.support.Resources;
+import io.thinvol.e2e.support.Workloads;
+import io.thinvol.e2e.support.World;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** A group of steps of the user's path: ordered, on the one {@link World} of the run. */
+@ExtendWith(E2eExtension.class)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+abstract class E2eSteps {
+
+  static final long MIB = 1L << 20;
+
+  static World world() {
+    return World.current();
+  }
+
+  static Kube kube() {
+    return world().kube();
+  }
+
+  static KubernetesClient client() {
+    return kube().client();
+  }
+
+  static Workloads pods() {
+    return world().workloads();
+  }
+
+  static Claims claims() {
+    return new Claims(client());
+  }
+
+  static void figure(String text) {
+    world().steps().figure(text);
+  }
+
+  /** The steps that need the StorageBackend Ready are skipped when it never was. */
+  static void requireBackend() {
+    world().require("backend.ready");
+  }
+
+  static GenericKubernetesResource get(
+      ResourceDefinitionContext kind, String namespace, String name) {
+    return namespace == null
+        ? Resources.of(client(), kind).withName(name).get()
+        : Resources.of(client(), kind).inNamespace(namespace).withName(name).get();
+  }
+
+  /** A field of a custom resource by its path ("status", "readyToUse"), empty when unset. */
+  @SuppressWarnings("unchecked")
+  static Optional<Object> field(GenericKubernetesResource object, String... path) {
+    Object value = object == null ? null : object.getAdditionalProperties();
+    for (String key : path) {
+      if (!(value instanceof Map)) {
+        return Optional.empty();
+      }
+      value = ((Map<String, Object>) value).get(key);
+    }
+    return Optional.ofNullable(value);
+  }
+
+  /** The status of a condition of a custom resource's status, e.g. Ready → True. */
+  @SuppressWarnings("unchecked")
+  static Optional<Map<String, Object>> condition(GenericKubernetesResource object, String type) {
+    return field(object, "status", "conditions")
+        .map(c -> (List<Map<String, Object>>) c)
+        .flatMap(list -> list.stream().filter(c -> type.equals(c.get("type"))).findFirst());
+  }
+
+  /** Sets (or, with null, removes) an annotation of a claim, as {@code kubectl annotate}. */
+  static void annotateClaim(String claim, String key, String value) {
+    Map<String, Object> annotations = new java.util.HashMap<>();
+    annotations.put(key, value);
+    client()
+        .persistentVolumeClaims()
+        .inNamespace(Names.APPS)
+        .withName(claim)
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            client()
+                .getKubernetesSerialization()
+                .asJson(Map.of("metadata", Map.of("annotations", annotations))));
+  }
+
+  static Map<String, String> vars(String... pairs) {
+    Map<String, String> vars = new java.util.HashMap<>();
+    for (int i = 0; i < pairs.length; i += 2) {
+      vars.put(pairs[i], pairs[i + 1]);
+    }
+    vars.putIfAbsent("namespace", Names.APPS);
+    return vars;
+  }
+}

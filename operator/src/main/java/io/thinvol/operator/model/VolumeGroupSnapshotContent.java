@@ -1,0 +1,162 @@
+package io.thinvol.operator.model;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.JsonDeserializer;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.Kind;
+import io.fabric8.kubernetes.model.annotation.Plural;
+import io.fabric8.kubernetes.model.annotation.Version;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The group snapshot API's VolumeGroupSnapshotContent (cluster-scoped), read only, as {@link
+ * VolumeSnapshotContent}: the operator labels it with a merge patch and reads its driver, source,
+ * class and whether it was made; it never writes the object back, so unmodelled fields are kept.
+ * Not registered with fabric8's deserializer, for the same reason as {@link VolumeSnapshotContent}.
+ */
+@Group(GroupSnapshotModel.GROUP)
+@Version(GroupSnapshotModel.VERSION)
+@Kind("VolumeGroupSnapshotContent")
+@Plural("volumegroupsnapshotcontents")
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
+@JsonDeserialize(using = JsonDeserializer.None.class)
+public class VolumeGroupSnapshotContent implements HasMetadata {
+
+  private String apiVersion = GroupSnapshotModel.API_VERSION;
+  private String kind = "VolumeGroupSnapshotContent";
+  private ObjectMeta metadata;
+  private Spec spec;
+  private Status status;
+
+  @Override
+  public String getApiVersion() {
+    return apiVersion;
+  }
+
+  @Override
+  public void setApiVersion(String apiVersion) {
+    this.apiVersion = apiVersion;
+  }
+
+  @Override
+  public String getKind() {
+    return kind;
+  }
+
+  public void setKind(String kind) {
+    this.kind = kind;
+  }
+
+  @Override
+  public ObjectMeta getMetadata() {
+    return metadata;
+  }
+
+  @Override
+  public void setMetadata(ObjectMeta metadata) {
+    this.metadata = metadata;
+  }
+
+  public Spec getSpec() {
+    return spec;
+  }
+
+  public void setSpec(Spec spec) {
+    this.spec = spec;
+  }
+
+  public Status getStatus() {
+    return status;
+  }
+
+  public void setStatus(Status status) {
+    this.status = status;
+  }
+
+  /** The driver, the class its snapshotter reads, and the volumes it copies. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public static class Spec {
+    private String driver;
+    private String volumeGroupSnapshotClassName;
+    private Source source;
+
+    public String getDriver() {
+      return driver;
+    }
+
+    public void setDriver(String driver) {
+      this.driver = driver;
+    }
+
+    public String getVolumeGroupSnapshotClassName() {
+      return volumeGroupSnapshotClassName;
+    }
+
+    public void setVolumeGroupSnapshotClassName(String volumeGroupSnapshotClassName) {
+      this.volumeGroupSnapshotClassName = volumeGroupSnapshotClassName;
+    }
+
+    public Source getSource() {
+      return source;
+    }
+
+    public void setSource(Source source) {
+      this.source = source;
+    }
+  }
+
+  /** One of: the volumes a dynamic group copies, or the handles of a pre-provisioned one. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public static class Source {
+    private List<String> volumeHandles;
+    private Map<String, Object> groupSnapshotHandles;
+
+    public List<String> getVolumeHandles() {
+      return volumeHandles;
+    }
+
+    public void setVolumeHandles(List<String> volumeHandles) {
+      this.volumeHandles = volumeHandles;
+    }
+
+    public Map<String, Object> getGroupSnapshotHandles() {
+      return groupSnapshotHandles;
+    }
+
+    public void setGroupSnapshotHandles(Map<String, Object> groupSnapshotHandles) {
+      this.groupSnapshotHandles = groupSnapshotHandles;
+    }
+  }
+
+  /** Whether the group was made (its handle), and the last error making it. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public static class Status {
+    private String volumeGroupSnapshotHandle;
+    private Map<String, Object> error;
+
+    public String getVolumeGroupSnapshotHandle() {
+      return volumeGroupSnapshotHandle;
+    }
+
+    public void setVolumeGroupSnapshotHandle(String volumeGroupSnapshotHandle) {
+      this.volumeGroupSnapshotHandle = volumeGroupSnapshotHandle;
+    }
+
+    public Map<String, Object> getError() {
+      return error;
+    }
+
+    public void setError(Map<String, Object> error) {
+      this.error = error;
+    }
+  }
+}
