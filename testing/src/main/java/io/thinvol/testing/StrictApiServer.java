@@ -41,7 +41,10 @@ public final class StrictApiServer extends IndexedCrudDispatcher {
   public record Decision(String user, ApiRequest request, int code, String message) {}
 
   private final Rbac rbac;
+  private static final String CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/";
+
   private final CustomResources customResources = new CustomResources();
+  private final CrdServing crdServing = new CrdServing();
   private final List<Decision> decisions = Collections.synchronizedList(new ArrayList<>());
   private final ThreadLocal<String> caller = new ThreadLocal<>();
   private final ThreadLocal<ApiRequest> current = new ThreadLocal<>();
@@ -63,7 +66,7 @@ public final class StrictApiServer extends IndexedCrudDispatcher {
     String user = Optional.ofNullable(request.getHeader(IMPERSONATE)).orElse(ADMIN);
     Optional<ApiRequest> api = ApiRequest.of(request.method().name(), request.getPath());
     if (api.isEmpty()) {
-      return super.dispatch(request);
+      return discovery(request.getPath()).orElseGet(() -> super.dispatch(request));
     }
     ApiRequest what = api.get();
     if (what.group().equals("authorization.k8s.io")
@@ -75,12 +78,16 @@ public final class StrictApiServer extends IndexedCrudDispatcher {
       decisions.add(new Decision(user, what, refusal.code, refusal.getMessage()));
       return refusal.response();
     }
+    if (!CrdServing.builtIn(what.group())
+        && !crdServing.serves(what.group(), version(request.getPath()), baseResource(what))) {
+      return notFound();
+    }
     caller.set(user);
     current.set(what);
     unvalidated.set(user.equals(ADMIN) && "true".equals(request.getHeader(UNVALIDATED)));
     try {
       MockResponse response =
-          what.verb().equals("list") ? list(request.getPath()) : super.dispatch(request);
+          what.verb().equals("list") ? list(request.getPath()) : asStored(super.dispatch(request));
       record(user, what, response.code(), null);
       return response;
     } catch (Refusal refusal) {
@@ -91,6 +98,71 @@ public final class StrictApiServer extends IndexedCrudDispatcher {
       current.remove();
       unvalidated.remove();
     }
+  }
+
+  /**
+   * A write's answer is the object as stored, after admission (the mock answers with the object
+   * before it).
+   */
+  private MockResponse asStored(MockResponse response) {
+    ApiRequest what = current.get();
+    if (!List.of("create", "update", "patch").contains(what.verb())
+        || response.code() >= 300
+        || response.getBody() == null) {
+      return response;
+    }
+    String body = response.getBody().readUtf8();
+    response.setBody(body);
+    if (body.isBlank()) {
+      return response; // deleted: its last finalizer removed
+    }
+    JsonNode written = Serialization.unmarshal(body, JsonNode.class);
+    String apiVersion = written.path("apiVersion").asText();
+    String namespace = written.at("/metadata/namespace").asText("");
+    String path =
+        (apiVersion.contains("/") ? "/apis/" : "/api/")
+            + apiVersion
+            + (namespace.isEmpty() ? "" : "/namespaces/" + namespace)
+            + "/"
+            + what.resource().split("/", 2)[0]
+            + "/"
+            + written.at("/metadata/name").asText();
+    MockResponse stored = super.handleGet(path);
+    return stored.code() == 200
+        ? new MockResponse().setResponseCode(response.code()).setBody(stored.getBody().readUtf8())
+        : response;
+  }
+
+  /** {@code /apis} and the resource lists of custom groups, as {@link CrdServing} serves them. */
+  private Optional<MockResponse> discovery(String pathAndQuery) {
+    String path = pathAndQuery.split("\\?", 2)[0].replaceAll("/+$", "");
+    String[] parts = path.split("/");
+    if (path.equals("/apis")) {
+      return Optional.of(new MockResponse().setResponseCode(200).setBody(crdServing.groupList()));
+    }
+    if (parts.length == 4 && parts[1].equals("apis") && !CrdServing.builtIn(parts[2])) {
+      return Optional.of(
+          crdServing
+              .resourceList(parts[2], parts[3])
+              .map(list -> new MockResponse().setResponseCode(200).setBody(list))
+              .orElseGet(StrictApiServer::notFound));
+    }
+    return Optional.empty();
+  }
+
+  private static MockResponse notFound() {
+    return new MockResponse()
+        .setResponseCode(404)
+        .setBody(
+            Rbac.status(404, "NotFound", "the server could not find the requested resource", null));
+  }
+
+  private static String version(String path) {
+    return path.replaceAll("^/+", "").split("[/?]")[2];
+  }
+
+  private static String baseResource(ApiRequest what) {
+    return what.resource().split("/", 2)[0];
   }
 
   private void record(String user, ApiRequest what, int code, String message) {
@@ -189,7 +261,11 @@ public final class StrictApiServer extends IndexedCrudDispatcher {
       GenericKubernetesResource resource,
       String newState) {
     if (newState == null || caller.get() == null) {
+      Optional<String> deletedCrd = newState == null ? deletedCrd(oldAttributes) : Optional.empty();
       super.processEvent(path, pathAttributes, oldAttributes, resource, newState);
+      // The names of a deleted CRD are free: the naming controller accepts a CRD refused for them.
+      deletedCrd.ifPresent(
+          name -> crdServing.removed(name).forEach(refused -> storeAgain(CRDS + refused)));
       return;
     }
     ObjectNode object = (ObjectNode) Serialization.unmarshal(newState, JsonNode.class);
@@ -202,7 +278,9 @@ public final class StrictApiServer extends IndexedCrudDispatcher {
     String apiVersion = object.path("apiVersion").asText();
     String group = apiVersion.contains("/") ? apiVersion.substring(0, apiVersion.indexOf('/')) : "";
     String name = object.at("/metadata/name").asText();
-    List<String> problems = new ArrayList<>();
+    boolean statusWrite = current.get() != null && current.get().resource().endsWith("/status");
+    BuiltInKinds.prepare(group, kind, object, oldObject, statusWrite);
+    List<String> problems = new ArrayList<>(BuiltInKinds.problems(group, kind, object));
     if (kind.equals("Event") && (group.isEmpty() || group.equals("events.k8s.io"))) {
       problems.addAll(EventAdmission.problems(object));
     }
@@ -230,7 +308,8 @@ public final class StrictApiServer extends IndexedCrudDispatcher {
         throw Refusal.forbidden(refused.get(), current.get());
       }
     }
-    if (kind.equals("CustomResourceDefinition")) {
+    if (kind.equals("CustomResourceDefinition") && group.equals("apiextensions.k8s.io")) {
+      crdServing.admit(object);
       customResources.register(object);
     }
     String stored = Serialization.asJson(object);
@@ -240,6 +319,17 @@ public final class StrictApiServer extends IndexedCrudDispatcher {
         oldAttributes,
         Serialization.unmarshal(stored, GenericKubernetesResource.class),
         stored);
+  }
+
+  private Optional<String> deletedCrd(AttributeSet key) {
+    var stored = key == null ? null : findResource(key);
+    if (stored == null) {
+      return Optional.empty();
+    }
+    JsonNode object = Serialization.unmarshal(stored.getValue(), JsonNode.class);
+    return object.path("kind").asText().equals("CustomResourceDefinition")
+        ? Optional.of(object.at("/metadata/name").asText())
+        : Optional.empty();
   }
 
   /** A role as stored, by its path under the RBAC API ({@code clusterroles/x}), or null. */

@@ -23,14 +23,19 @@ public interface TestCluster extends AutoCloseable {
   String OPERATOR = Rbac.serviceAccount(OPERATOR_NAMESPACE, OPERATOR_SERVICE_ACCOUNT);
 
   static TestCluster start() {
+    if (isReal()) {
+      return RealCluster.start(); // the CRDs are installed once, with the shared server
+    }
     TestCluster cluster =
-        "real".equals(System.getProperty("thinvol.cluster"))
-            ? RealCluster.start()
-            : StrictCluster.start(
-                Rbac.fromClusterServiceVersion(
-                    RepoFiles.clusterServiceVersion(), OPERATOR_NAMESPACE));
+        StrictCluster.start(
+            Rbac.fromClusterServiceVersion(RepoFiles.clusterServiceVersion(), OPERATOR_NAMESPACE));
     cluster.installCrds();
     return cluster;
+  }
+
+  /** The tests run against a real API server ({@code -Preal-cluster}). */
+  static boolean isReal() {
+    return "real".equals(System.getProperty("thinvol.cluster"));
   }
 
   /** The cluster admin's client (what a test does as the user or as the cluster's controllers). */
@@ -101,28 +106,26 @@ public interface TestCluster extends AutoCloseable {
             .toList());
   }
 
-  /** Creates the CRDs; on a real server, waits until they are served. */
+  /** Creates the CRDs and waits until they are served (Established). */
   private void install(List<CustomResourceDefinition> crds) {
     crds.forEach(crd -> admin().resource(crd).create());
-    if (strict().isEmpty()) {
-      for (CustomResourceDefinition crd : crds) {
-        admin()
-            .apiextensions()
-            .v1()
-            .customResourceDefinitions()
-            .resource(crd)
-            .waitUntilCondition(
-                c ->
-                    c.getStatus() != null
-                        && c.getStatus().getConditions().stream()
-                            .anyMatch(
-                                k ->
-                                    k.getType().equals("Established")
-                                        && k.getStatus().equals("True")),
-                30,
-                java.util.concurrent.TimeUnit.SECONDS);
-      }
+    for (CustomResourceDefinition crd : crds) {
+      admin()
+          .apiextensions()
+          .v1()
+          .customResourceDefinitions()
+          .resource(crd)
+          .waitUntilCondition(TestCluster::established, 30, java.util.concurrent.TimeUnit.SECONDS);
     }
+  }
+
+  /** The CRD's objects are served: condition Established True (no status before the first). */
+  static boolean established(CustomResourceDefinition crd) {
+    return crd != null
+        && crd.getStatus() != null
+        && crd.getStatus().getConditions() != null
+        && crd.getStatus().getConditions().stream()
+            .anyMatch(c -> c.getType().equals("Established") && c.getStatus().equals("True"));
   }
 
   /** Creates a namespace unless it exists. */
