@@ -22,7 +22,12 @@ import java.util.Set;
  *       #VOLUME_PROTECTION}, a VolumeAttributesClass {@value #ATTRIBUTES_CLASS_PROTECTION}
  *       (StorageObjectInUseProtection): deleted, they stay until the protection controllers remove
  *       them;
- *   <li>a Secret of type {@code kubernetes.io/tls} has both {@code tls.crt} and {@code tls.key}.
+ *   <li>a Secret of type {@code kubernetes.io/tls} has both {@code tls.crt} and {@code tls.key};
+ *       its {@code stringData} is written into {@code data} and never stored;
+ *   <li>a Pod has containers, each with a name and an image;
+ *   <li>a CSIDriver's {@code attachRequired} and {@code volumeLifecycleModes} never change;
+ *   <li>times ({@code metav1.Time}: an Event's first and last timestamp, a condition's transition)
+ *       are stored to the second.
  * </ul>
  */
 final class BuiltInKinds {
@@ -77,6 +82,10 @@ final class BuiltInKinds {
   static void prepare(
       String group, String kind, ObjectNode object, JsonNode old, boolean statusWrite) {
     String groupKind = group + "/" + kind;
+    truncateTimes(object);
+    if (groupKind.equals("/Secret")) {
+      mergeStringData(object);
+    }
     boolean hasStatus =
         CREATED_STATUS.containsKey(groupKind) || STATUS_KEPT_ON_CREATE.contains(groupKind);
     if (old == null) {
@@ -95,14 +104,103 @@ final class BuiltInKinds {
     }
   }
 
+  /** A Secret's {@code stringData} is written into {@code data}, base64, and never stored. */
+  private static void mergeStringData(ObjectNode secret) {
+    JsonNode stringData = secret.remove("stringData");
+    if (stringData == null || !stringData.isObject()) {
+      return;
+    }
+    ObjectNode data =
+        secret.path("data").isObject() ? (ObjectNode) secret.get("data") : secret.putObject("data");
+    stringData
+        .fields()
+        .forEachRemaining(
+            e ->
+                data.put(
+                    e.getKey(),
+                    java.util.Base64.getEncoder()
+                        .encodeToString(
+                            e.getValue()
+                                .asText()
+                                .getBytes(java.nio.charset.StandardCharsets.UTF_8))));
+  }
+
+  /** Fields of built-in kinds that are {@code metav1.Time}: stored to the second. */
+  private static final Set<String> TIME_FIELDS =
+      Set.of(
+          "firstTimestamp",
+          "lastTimestamp",
+          "lastTransitionTime",
+          "lastProbeTime",
+          "lastHeartbeatTime",
+          "lastUpdateTime",
+          "startTime",
+          "completionTime");
+
+  /** Truncates every {@code metav1.Time} of a built-in object to the second, as the server does. */
+  static void truncateTimes(JsonNode node) {
+    if (node.isObject()) {
+      ObjectNode object = (ObjectNode) node;
+      object
+          .fields()
+          .forEachRemaining(
+              field -> {
+                JsonNode value = field.getValue();
+                if (TIME_FIELDS.contains(field.getKey()) && value.isTextual()) {
+                  object.put(field.getKey(), toSecond(value.asText()));
+                } else {
+                  truncateTimes(value);
+                }
+              });
+    } else if (node.isArray()) {
+      node.forEach(BuiltInKinds::truncateTimes);
+    }
+  }
+
+  private static String toSecond(String time) {
+    try {
+      return java.time.OffsetDateTime.parse(time)
+          .toInstant()
+          .truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+          .toString();
+    } catch (java.time.format.DateTimeParseException notATime) {
+      return time;
+    }
+  }
+
   /** What the server's validation of built-in kinds refuses (the field paths of its messages). */
-  static List<String> problems(String group, String kind, JsonNode object) {
+  static List<String> problems(String group, String kind, JsonNode object, JsonNode old) {
     List<String> problems = new ArrayList<>();
+    if (group.equals("storage.k8s.io") && kind.equals("CSIDriver") && old != null) {
+      // pkg/apis/storage/validation: the path names attachRequired "attachedRequired"
+      for (String[] field :
+          List.of(
+              new String[] {"attachRequired", "attachedRequired"},
+              new String[] {"volumeLifecycleModes", "volumeLifecycleModes"})) {
+        JsonNode now = object.at("/spec/" + field[0]);
+        if (!now.equals(old.at("/spec/" + field[0]))) {
+          problems.add("spec." + field[1] + ": Invalid value: " + now + ": field is immutable");
+        }
+      }
+    }
+    if (group.isEmpty() && kind.equals("Pod")) {
+      JsonNode containers = object.at("/spec/containers");
+      if (containers.isEmpty()) {
+        problems.add("spec.containers: Required value");
+      }
+      for (int i = 0; i < containers.size(); i++) {
+        for (String field : List.of("name", "image")) {
+          if (containers.get(i).path(field).asText("").isEmpty()) {
+            problems.add("spec.containers[" + i + "]." + field + ": Required value");
+          }
+        }
+      }
+    }
     if (group.isEmpty()
         && kind.equals("Secret")
         && object.path("type").asText().equals("kubernetes.io/tls")) {
       for (String key : List.of("tls.crt", "tls.key")) {
-        if (!object.path("data").has(key) && !object.path("stringData").has(key)) {
+        if (!object.path("data").has(key)) {
           problems.add("data[" + key + "]: Required value");
         }
       }

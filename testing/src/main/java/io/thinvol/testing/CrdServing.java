@@ -50,12 +50,43 @@ final class CrdServing {
               Map.entry("resource.k8s.io", "v1")));
 
   private static final List<String> NAME_FIELDS = List.of("singular", "kind", "listKind");
+  private static final String APPROVAL = "api-approved.kubernetes.io";
 
   /** Stored CRDs by name, as last admitted. */
   private final Map<String, JsonNode> crds = new ConcurrentHashMap<>();
 
   static boolean builtIn(String group) {
     return group.isEmpty() || BUILT_IN_GROUPS.containsKey(group);
+  }
+
+  /**
+   * What apiextensions' validation refuses that the schema checks do not see: a CRD of a protected
+   * group ({@code k8s.io}, {@code kubernetes.io} and their subdomains) without its API review on
+   * record.
+   */
+  static List<String> problems(JsonNode crd) {
+    String group = crd.at("/spec/group").asText();
+    boolean isProtected =
+        group.equals("k8s.io")
+            || group.endsWith(".k8s.io")
+            || group.equals("kubernetes.io")
+            || group.endsWith(".kubernetes.io");
+    String approval = crd.at("/metadata/annotations/" + APPROVAL.replace("/", "~1")).asText("");
+    if (!isProtected || approval.startsWith("unapproved") || approval.matches("https?://.+")) {
+      return List.of();
+    }
+    return List.of(
+        "metadata.annotations["
+            + APPROVAL
+            + "]: "
+            + (approval.isEmpty() ? "Required value" : "Invalid value: \"" + approval + "\"")
+            + ": protected groups must have approval annotation \""
+            + APPROVAL
+            + "\""
+            + (approval.isEmpty()
+                ? ""
+                : " with either a URL or a reason starting with \"unapproved\"")
+            + ", see https://github.com/kubernetes/enhancements/pull/1111");
   }
 
   /**

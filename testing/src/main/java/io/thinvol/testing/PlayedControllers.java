@@ -1,5 +1,7 @@
 package io.thinvol.testing;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
@@ -100,6 +102,28 @@ public final class PlayedControllers {
             .withAccessModes(storedVolume.getSpec().getAccessModes())
             .build());
     return client.resource(storedClaim).updateStatus();
+  }
+
+  /**
+   * Creates an object whose status a controller owns (a pod's the kubelet's, a bound claim's and
+   * volume's the PV controller's, a DaemonSet's its controller's): the object, then the status it
+   * carries as that controller writes it, through the status subresource (a create ignores it).
+   */
+  public static <T extends HasMetadata> T createWithStatus(KubernetesClient client, T object) {
+    T created = client.resource(object).create();
+    JsonNode status = Serialization.jsonMapper().valueToTree(object).path("status");
+    if (status.isMissingNode() || status.isNull() || status.isEmpty()) {
+      return created;
+    }
+    ObjectNode withStatus = Serialization.jsonMapper().valueToTree(created);
+    withStatus.set("status", status);
+    @SuppressWarnings("unchecked")
+    T written =
+        (T)
+            client
+                .resource(Serialization.jsonMapper().convertValue(withStatus, object.getClass()))
+                .updateStatus();
+    return written;
   }
 
   /**

@@ -3,6 +3,7 @@ package io.thinvol.testing;
 import io.fabric8.kubeapitest.KubeAPIServerConfigBuilder;
 import io.fabric8.kubeapitest.binary.Binaries;
 import io.fabric8.kubeapitest.binary.BinaryManager;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
@@ -13,9 +14,11 @@ import io.fabric8.kubernetes.api.model.rbac.SubjectBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.thinvol.testing.real.ClusterBaseline;
+import io.thinvol.testing.real.CrdLoosening;
 import io.thinvol.testing.real.LocalApiServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -30,6 +33,9 @@ final class RealCluster implements TestCluster {
 
   static final String BINARIES = "thinvol.kubeapi.dir";
 
+  /** On the roles the fixture made for the operator, as OLM makes them from the CSV. */
+  private static final String FIXTURE_LABEL = "thinvol.io/test-fixture";
+
   private static LocalApiServer server;
   private static ClusterBaseline baseline;
   private static RuntimeException startFailure;
@@ -39,8 +45,12 @@ final class RealCluster implements TestCluster {
 
   private final KubernetesClient admin;
 
+  /** Where this test's requests start in the audit log. */
+  private final int firstDecision;
+
   private RealCluster(KubernetesClient admin) {
     this.admin = admin;
+    this.firstDecision = server.auditLog().mark(admin);
   }
 
   static synchronized RealCluster start() {
@@ -127,6 +137,7 @@ final class RealCluster implements TestCluster {
                 new ClusterRoleBuilder()
                     .withNewMetadata()
                     .withName(name)
+                    .withLabels(java.util.Map.of(FIXTURE_LABEL, "operator"))
                     .endMetadata()
                     .withRules(grant.rules())
                     .build())
@@ -148,6 +159,7 @@ final class RealCluster implements TestCluster {
                     .withNewMetadata()
                     .withName(name)
                     .withNamespace(grant.namespace())
+                    .withLabels(java.util.Map.of(FIXTURE_LABEL, "operator"))
                     .endMetadata()
                     .withRules(grant.rules())
                     .build())
@@ -175,6 +187,32 @@ final class RealCluster implements TestCluster {
   @Override
   public Optional<StrictApiServer> strict() {
     return Optional.empty();
+  }
+
+  @Override
+  public List<StrictApiServer.Decision> decisions() {
+    return server.auditLog().since(admin, firstDecision);
+  }
+
+  @Override
+  public <T extends HasMetadata> T createUnvalidated(T object) {
+    return CrdLoosening.createUnvalidated(admin, object);
+  }
+
+  /** Edits the fixture's roles of the operator (the reset writes them back). */
+  @Override
+  public void revokeFromOperator(String resource, String verb) {
+    for (var role : admin.rbac().clusterRoles().withLabel(FIXTURE_LABEL).list().getItems()) {
+      if (Rbac.revoke(role.getRules(), resource, verb)) {
+        admin.resource(role).update();
+      }
+    }
+    for (var role :
+        admin.rbac().roles().inAnyNamespace().withLabel(FIXTURE_LABEL).list().getItems()) {
+      if (Rbac.revoke(role.getRules(), resource, verb)) {
+        admin.resource(role).update();
+      }
+    }
   }
 
   /** Resets the shared cluster for the next test. */

@@ -183,7 +183,11 @@ public final class ClusterBaseline {
 
   private static void addServed(
       KubernetesClient admin, String groupVersion, List<ResourceDefinitionContext> resources) {
-    for (APIResource resource : admin.getApiResources(groupVersion).getResources()) {
+    var served = admin.getApiResources(groupVersion);
+    if (served == null) {
+      return; // listed a moment ago, gone now (a CRD being deleted)
+    }
+    for (APIResource resource : served.getResources()) {
       if (!resource.getName().contains("/")
           && resource.getVerbs().containsAll(List.of("list", "delete"))) {
         resources.add(ResourceDefinitionContext.fromApiResource(groupVersion, resource));

@@ -29,7 +29,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The server runs RBAC authorisation and the default admission plugins plus
  * OwnerReferencesPermissionEnforcement (as OpenShift and the kit's cluster), without the
- * ServiceAccount plugin (no controller manager makes the token Secrets it would ask for).
+ * ServiceAccount plugin (no controller manager makes the token Secrets it would ask for), and
+ * writes an {@link AuditLog} of every resource request.
  */
 public final class LocalApiServer implements AutoCloseable {
 
@@ -52,11 +53,18 @@ public final class LocalApiServer implements AutoCloseable {
           });
 
   private final RunDirectory run;
+  private final AuditLog auditLog;
   private final List<Process> processes = new ArrayList<>();
   private Config config;
 
   private LocalApiServer(RunDirectory run) {
     this.run = run;
+    this.auditLog = new AuditLog(run.path().resolve("audit.log"));
+  }
+
+  /** The server's record of every resource request. */
+  public AuditLog auditLog() {
+    return auditLog;
   }
 
   /**
@@ -103,6 +111,8 @@ public final class LocalApiServer implements AutoCloseable {
     int etcdPort = freePort();
     int peerPort = freePort();
     int apiPort = freePort();
+    Path policy = dir.resolve("audit-policy.yaml");
+    write(policy, AuditLog.POLICY);
     String etcdUrl = "http://127.0.0.1:" + etcdPort;
     String peerUrl = "http://127.0.0.1:" + peerPort;
     spawn(
@@ -139,7 +149,10 @@ public final class LocalApiServer implements AutoCloseable {
             "--disable-admission-plugins=ServiceAccount",
             "--enable-admission-plugins=OwnerReferencesPermissionEnforcement",
             "--allow-privileged=true",
-            "--profiling=false"));
+            "--profiling=false",
+            "--audit-policy-file=" + policy,
+            "--audit-log-path=" + auditLog.file(),
+            "--audit-log-mode=blocking"));
     config =
         new ConfigBuilder(Config.empty())
             .withMasterUrl("https://127.0.0.1:" + apiPort)
@@ -246,6 +259,14 @@ public final class LocalApiServer implements AutoCloseable {
   private static int freePort() {
     try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
       return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static void write(Path file, String text) {
+    try {
+      Files.writeString(file, text);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
