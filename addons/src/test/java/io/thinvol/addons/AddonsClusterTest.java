@@ -1,7 +1,6 @@
 package io.thinvol.addons;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -16,8 +15,7 @@ import io.thinvol.api.v1alpha1.ReclaimTarget;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.api.v1alpha1.StorageBackendSpec;
 import io.thinvol.testing.DescribedEvents;
-import io.thinvol.testing.StrictApiServer;
-import io.thinvol.testing.StrictCluster;
+import io.thinvol.testing.PlayedControllers;
 import io.thinvol.testing.TestCluster;
 import java.io.IOException;
 import java.io.InputStream;
@@ -83,7 +81,8 @@ abstract class AddonsClusterTest {
             o ->
                 o.withKubernetesClient(operatorClient)
                     .withCloseClientOnStop(false)
-                    .withUseSSAToPatchPrimaryResource(false)
+                    // as in production where the server has it; the strict mock has none
+                    .withUseSSAToPatchPrimaryResource(cluster.strict().isEmpty())
                     .withMetrics(reconciles));
     eventQueue = new EventQueue();
     addons =
@@ -109,7 +108,7 @@ abstract class AddonsClusterTest {
   void stopOperator() {
     try {
       assertThat(
-              cluster.strict().map(StrictApiServer::decisions).orElse(List.of()).stream()
+              cluster.decisions().stream()
                   .filter(d -> d.user().equals(TestCluster.OPERATOR))
                   .filter(d -> d.code() == 403 || d.code() == 422)
                   .toList())
@@ -164,9 +163,8 @@ abstract class AddonsClusterTest {
 
   /** A Ready driver pod of the backend on a node, serving CSI-Addons on host:port. */
   Pod driverPod(String node, String host, int port) {
-    return client
-        .resource(ClusterFixtures.driverPod(NAMESPACE, BACKEND, node, host, port))
-        .create();
+    return PlayedControllers.createWithStatus(
+        client, ClusterFixtures.driverPod(NAMESPACE, BACKEND, node, host, port));
   }
 
   /** The backend's CSI-Addons certificate, as the operator stores it. */
@@ -196,35 +194,30 @@ abstract class AddonsClusterTest {
       String node,
       String driver) {
     String pvName = "pv-" + name;
-    client
-        .resource(ClusterFixtures.volume(pvName, driver, volumeHandle, node, namespace, name))
-        .create();
-    return client
-        .resource(ClusterFixtures.boundClaim(namespace, name, storageClass, pvName))
-        .create();
+    PlayedControllers.createWithStatus(
+        client, ClusterFixtures.volume(pvName, driver, volumeHandle, node, namespace, name));
+    return PlayedControllers.createWithStatus(
+        client, ClusterFixtures.boundClaim(namespace, name, storageClass, pvName));
   }
 
   PersistentVolumeClaim boundClaim(String name, String volumeHandle, String node) {
     return boundClaim(name, volumeHandle, node, BackendNames.driver(BACKEND));
   }
 
-  /**
-   * The test's client for an object its CRD's schema refuses, as stored before the CRD tightened:
-   * mock-only, a real server stores no such object.
-   */
-  KubernetesClient unvalidated() {
-    assumeTrue(
-        cluster instanceof StrictCluster,
-        "mock only: a real API server stores no object its CRD's schema refuses");
-    return ((StrictCluster) cluster).unvalidated();
-  }
-
   ReclaimSpaceJob job(String name, String claim, Consumer<ReclaimSpaceJobSpec> tweak) {
-    return job(client, name, claim, tweak);
+    return client.resource(jobObject(name, claim, tweak)).create();
   }
 
-  ReclaimSpaceJob job(
-      KubernetesClient writer, String name, String claim, Consumer<ReclaimSpaceJobSpec> tweak) {
+  /**
+   * A job its CRD's schema refuses, stored as one stored before the CRD tightened (on a real server
+   * while the fixture opens the CRD for the moment).
+   */
+  ReclaimSpaceJob unvalidatedJob(String name, String claim, Consumer<ReclaimSpaceJobSpec> tweak) {
+    return cluster.createUnvalidated(jobObject(name, claim, tweak));
+  }
+
+  private static ReclaimSpaceJob jobObject(
+      String name, String claim, Consumer<ReclaimSpaceJobSpec> tweak) {
     ReclaimSpaceJob job = new ReclaimSpaceJob();
     job.getMetadata().setName(name);
     job.getMetadata().setNamespace(APPS);
@@ -234,7 +227,7 @@ abstract class AddonsClusterTest {
     spec.setRetryDeadlineSeconds(600L);
     tweak.accept(spec);
     job.setSpec(spec);
-    return writer.resource(job).create();
+    return job;
   }
 
   ReclaimSpaceJob awaitResult(String name) {

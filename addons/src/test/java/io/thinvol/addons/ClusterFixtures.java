@@ -22,7 +22,10 @@ public final class ClusterFixtures {
 
   private ClusterFixtures() {}
 
-  /** A Ready driver pod of {@code backend} on {@code node}, serving CSI-Addons on host:port. */
+  /**
+   * A Ready driver pod of {@code backend} on {@code node}, serving CSI-Addons on host:port, with
+   * the status its kubelet writes (create it with {@code PlayedControllers.createWithStatus}).
+   */
   public static Pod driverPod(
       String namespace, String backend, String node, String host, int port) {
     return new PodBuilder()
@@ -57,7 +60,10 @@ public final class ClusterFixtures {
         .build();
   }
 
-  /** A 1 GiB PV of {@code driver} on {@code node}, claimed by namespace/claim. */
+  /**
+   * A 1 GiB PV of {@code driver} on {@code node}, bound to namespace/claim, with the status the PV
+   * controller writes (create it with {@code PlayedControllers.createWithStatus}).
+   */
   public static PersistentVolume volume(
       String name,
       String driver,
@@ -93,6 +99,9 @@ public final class ClusterFixtures {
         .endRequired()
         .endNodeAffinity()
         .endSpec()
+        .withNewStatus()
+        .withPhase("Bound")
+        .endStatus()
         .build();
   }
 
@@ -113,7 +122,10 @@ public final class ClusterFixtures {
         .build();
   }
 
-  /** A PVC of {@code storageClass} bound to PV {@code volumeName}. */
+  /**
+   * A PVC of {@code storageClass} bound to PV {@code volumeName}, with the status the PV controller
+   * writes (create it with {@code PlayedControllers.createWithStatus}).
+   */
   public static PersistentVolumeClaim boundClaim(
       String namespace, String name, String storageClass, String volumeName) {
     return new PersistentVolumeClaimBuilder(claim(namespace, name, storageClass))
@@ -127,7 +139,9 @@ public final class ClusterFixtures {
   }
 
   /**
-   * The drivers' CSI-Addons certificate Secret (one for every backend), as the operator stores it.
+   * The drivers' CSI-Addons certificate Secret (one for every backend), as the operator stores it:
+   * a {@code kubernetes.io/tls} Secret, which the API server accepts only with both keys. The
+   * private key is the drivers' and never read by the addons: a placeholder stands for it.
    */
   public static Secret addonsTlsSecret(String namespace, String certificatePem) {
     return new SecretBuilder()
@@ -140,7 +154,11 @@ public final class ClusterFixtures {
             Map.of(
                 "tls.crt",
                 Base64.getEncoder()
-                    .encodeToString(certificatePem.getBytes(StandardCharsets.US_ASCII))))
+                    .encodeToString(certificatePem.getBytes(StandardCharsets.US_ASCII)),
+                "tls.key",
+                Base64.getEncoder()
+                    .encodeToString(
+                        "the drivers' private key".getBytes(StandardCharsets.US_ASCII))))
         .build();
   }
 }

@@ -2,7 +2,6 @@ package io.thinvol.addons;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.grpc.Status;
 import io.thinvol.addons.FakeDriver.Answer;
 import io.thinvol.addons.call.ReclaimCaller;
@@ -200,7 +199,7 @@ class ReclaimSpaceCronJobTest extends AddonsClusterTest {
 
   @Test
   void anInvalidScheduleIsReportedNotRun() {
-    cronJob(unvalidated(), "broken", spec -> spec.setSchedule("every night"));
+    cluster.createUnvalidated(cronJobObject("broken", spec -> spec.setSchedule("every night")));
 
     ReclaimSpaceCronJob cron =
         await(
@@ -228,11 +227,11 @@ class ReclaimSpaceCronJobTest extends AddonsClusterTest {
   }
 
   private void cronJob(String name, Consumer<ReclaimSpaceCronJobSpec> tweak) {
-    cronJob(client, name, tweak);
+    client.resource(cronJobObject(name, tweak)).create();
   }
 
-  private void cronJob(
-      KubernetesClient writer, String name, Consumer<ReclaimSpaceCronJobSpec> tweak) {
+  private static ReclaimSpaceCronJob cronJobObject(
+      String name, Consumer<ReclaimSpaceCronJobSpec> tweak) {
     ReclaimSpaceCronJob cron = new ReclaimSpaceCronJob();
     cron.getMetadata().setName(name);
     cron.getMetadata().setNamespace(APPS);
@@ -252,7 +251,7 @@ class ReclaimSpaceCronJobTest extends AddonsClusterTest {
     spec.setJobTemplate(template);
     tweak.accept(spec);
     cron.setSpec(spec);
-    writer.resource(cron).create();
+    return cron;
   }
 
   /** A change the reconciler sees (it is not generation-aware), so it reads the clock again. */

@@ -1,7 +1,6 @@
 package io.thinvol.addons;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.thinvol.addons.call.GrpcReclaimCaller;
 import io.thinvol.addons.call.ReclaimCaller;
@@ -91,8 +90,7 @@ class UnreachableDriverTest extends AddonsClusterTest {
     boundClaim("data", "vol-1", "node-a");
 
     ReclaimSpaceJob job =
-        awaitResult(
-            job(unvalidated(), "bad", "data", s -> s.setTimeout(5L)).getMetadata().getName());
+        awaitResult(unvalidatedJob("bad", "data", s -> s.setTimeout(5L)).getMetadata().getName());
 
     assertThat(job.getStatus().getResult()).isEqualTo("Failed");
     assertThat(job.getStatus().getMessage())
@@ -106,7 +104,6 @@ class UnreachableDriverTest extends AddonsClusterTest {
    */
   @Test
   void aJobReadsNoSecretOnItsWayToTheDriver() throws IOException {
-    assumeTrue(cluster.strict().isPresent(), "mock only: counts the operator's requests");
     claimOnAnUnreachableDriverPod();
     restartOperator(() -> {}); // the caches start with the Secret in them
 
@@ -116,7 +113,7 @@ class UnreachableDriverTest extends AddonsClusterTest {
     // the call was made (with the cached certificate) and failed at the closed port
     assertThat(job.getStatus().getMessage()).contains("the driver pod cannot be reached");
     assertThat(
-            cluster.strict().get().decisions().stream()
+            cluster.decisions().stream()
                 .filter(d -> d.user().equals(TestCluster.OPERATOR))
                 .filter(d -> d.request().resource().equals("secrets"))
                 .filter(d -> d.request().verb().equals("get"))

@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.operator.model.Names;
 import io.thinvol.testing.DescribedEvents;
+import io.thinvol.testing.PlayedControllers;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -27,7 +28,7 @@ class DataDirFullStatusTest extends MockClusterTest {
     namespaced(io.fabric8.kubernetes.api.model.apps.DaemonSet.class, "thinvol-full-node");
     playDaemonSetController("thinvol-full-node", 1, 1);
     registerDriver("node-a", "full.thinvol.io");
-    Pod pod = client.resource(driverPod(backend, "node-a")).create();
+    Pod pod = PlayedControllers.createWithStatus(client, driverPod(backend, "node-a"));
     awaitReady("full");
 
     pod.getStatus()
@@ -98,6 +99,10 @@ class DataDirFullStatusTest extends MockClusterTest {
         .endMetadata()
         .withNewSpec()
         .withNodeName(node)
+        .addNewContainer()
+        .withName("driver")
+        .withImage("thinvol")
+        .endContainer()
         .endSpec()
         .withNewStatus()
         .addNewCondition()

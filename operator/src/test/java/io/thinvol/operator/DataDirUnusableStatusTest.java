@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.apps.DaemonSetStatusBuilder;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.operator.model.Names;
 import io.thinvol.testing.DescribedEvents;
+import io.thinvol.testing.PlayedControllers;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -31,35 +32,38 @@ class DataDirUnusableStatusTest extends MockClusterTest {
     assertThat(daemonSet.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs())
         .contains("--data-dir-dedicated-mount=true");
     registerDriver("node-a", "disk.thinvol.io");
-    client
-        .resource(
-            new PodBuilder()
-                .withNewMetadata()
-                .withName("thinvol-disk-node-a")
-                .withNamespace(NAMESPACE)
-                .withLabels(Names.nodePodLabels(backend))
-                .endMetadata()
-                .withNewSpec()
-                .withNodeName("node-a")
-                .endSpec()
-                .withNewStatus()
-                .addNewCondition()
-                .withType("Ready")
-                .withStatus("False")
-                .endCondition()
-                .addNewCondition()
-                .withType("thinvol.io/DataDirUnusable")
-                .withStatus("True")
-                .withReason("DedicatedMountMissing")
-                .withMessage(MESSAGE)
-                .endCondition()
-                .addNewContainerStatus()
-                .withName("driver")
-                .withReady(false)
-                .endContainerStatus()
-                .endStatus()
-                .build())
-        .create();
+    PlayedControllers.createWithStatus(
+        client,
+        new PodBuilder()
+            .withNewMetadata()
+            .withName("thinvol-disk-node-a")
+            .withNamespace(NAMESPACE)
+            .withLabels(Names.nodePodLabels(backend))
+            .endMetadata()
+            .withNewSpec()
+            .withNodeName("node-a")
+            .addNewContainer()
+            .withName("driver")
+            .withImage("thinvol")
+            .endContainer()
+            .endSpec()
+            .withNewStatus()
+            .addNewCondition()
+            .withType("Ready")
+            .withStatus("False")
+            .endCondition()
+            .addNewCondition()
+            .withType("thinvol.io/DataDirUnusable")
+            .withStatus("True")
+            .withReason("DedicatedMountMissing")
+            .withMessage(MESSAGE)
+            .endCondition()
+            .addNewContainerStatus()
+            .withName("driver")
+            .withReady(false)
+            .endContainerStatus()
+            .endStatus()
+            .build());
     DaemonSet current = namespaced(DaemonSet.class, "thinvol-disk-node");
     current.setStatus(
         new DaemonSetStatusBuilder()

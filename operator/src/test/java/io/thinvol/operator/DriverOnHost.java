@@ -19,6 +19,7 @@ import io.thinvol.driver.host.HostCleanup;
 import io.thinvol.driver.host.ProcessCommandRunner;
 import io.thinvol.driver.preflight.DataFiles;
 import io.thinvol.driver.store.DataLayout;
+import io.thinvol.testing.PlayedControllers;
 import java.io.IOException;
 import java.net.HttpURLConnection;
 import java.net.ServerSocket;
@@ -111,8 +112,10 @@ final class DriverOnHost implements AutoCloseable {
 
   private void startDriver(KubernetesClient client, String namespace, String backend, Secret tls)
       throws IOException, InterruptedException {
-    Files.writeString(root.resolve("tls.crt"), tls.getStringData().get("tls.crt"));
-    Files.writeString(root.resolve("tls.key"), tls.getStringData().get("tls.key"));
+    // as the kubelet mounts the Secret: its data (a server stores stringData only there)
+    for (String key : List.of("tls.crt", "tls.key")) {
+      Files.write(root.resolve(key), java.util.Base64.getDecoder().decode(tls.getData().get(key)));
+    }
     int port;
     try (ServerSocket free = new ServerSocket(0)) {
       port = free.getLocalPort();
@@ -176,13 +179,12 @@ final class DriverOnHost implements AutoCloseable {
 
     // What the cluster knows about it.
     String driver = BackendNames.driver(backend);
-    client
-        .resource(ClusterFixtures.volume("pv-e2e", driver, volumeId, NODE, CLAIM_NAMESPACE, CLAIM))
-        .create();
-    client.resource(ClusterFixtures.boundClaim(CLAIM_NAMESPACE, CLAIM, backend, "pv-e2e")).create();
-    client
-        .resource(ClusterFixtures.driverPod(namespace, backend, NODE, "127.0.0.1", port))
-        .create();
+    PlayedControllers.createWithStatus(
+        client, ClusterFixtures.volume("pv-e2e", driver, volumeId, NODE, CLAIM_NAMESPACE, CLAIM));
+    PlayedControllers.createWithStatus(
+        client, ClusterFixtures.boundClaim(CLAIM_NAMESPACE, CLAIM, backend, "pv-e2e"));
+    PlayedControllers.createWithStatus(
+        client, ClusterFixtures.driverPod(namespace, backend, NODE, "127.0.0.1", port));
   }
 
   /** Writes {@code bytes} of random data into the volume, deletes them and flushes. */

@@ -1,7 +1,6 @@
 package io.thinvol.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.thinvol.testing.ApiRequest;
 import io.thinvol.testing.StrictApiServer;
@@ -19,10 +18,6 @@ class LeaderElectionRbacTest extends MockClusterTest {
 
   @Test
   void everyLeaseRequestOverTwoRenewalsIsGranted() {
-    assumeTrue(
-        cluster.strict().isPresent(),
-        "mock only: it counts requests in the strict server's record; on a real server the"
-            + " fixture's lost-leadership check covers it");
     await("two lease renewals", () -> leases("patch").size() >= 2);
     assertThat(leases("create")).as("the Lease created by the operator").isNotEmpty();
     assertThat(leading).as("the operator leads").isTrue();

@@ -1,7 +1,6 @@
 package io.thinvol.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
@@ -33,7 +32,6 @@ import io.thinvol.operator.model.StatusModel;
 import io.thinvol.testing.ApiRequest;
 import io.thinvol.testing.DescribedEvents;
 import io.thinvol.testing.StrictApiServer;
-import io.thinvol.testing.StrictCluster;
 import io.thinvol.testing.TestCluster;
 import java.io.IOException;
 import java.time.Duration;
@@ -51,9 +49,9 @@ import org.junit.jupiter.api.BeforeEach;
 /**
  * Base of the operator tests: the real reconciler in a JOSDK operator, as its ServiceAccount with
  * the bundle's RBAC and leader election on, against the {@link TestCluster} (the strict mock API
- * server, which has no server-side apply, so the operator runs without it here; or a real one). A
- * request of the operator's that the cluster refuses (403, 422) or a lost leadership fails the
- * test.
+ * server, which has no server-side apply, so the operator runs without it there; or a real one,
+ * where it runs with it, as in production). A request of the operator's that the cluster refuses
+ * (403, 422) or a lost leadership fails the test.
  */
 abstract class MockClusterTest {
 
@@ -82,6 +80,11 @@ abstract class MockClusterTest {
   /** The operator's client: its ServiceAccount in its namespace, as in a pod. */
   KubernetesClient operatorClient;
 
+  /** The operator's client, as in its pod; a subclass may route it. */
+  KubernetesClient connectOperator() {
+    return cluster.operator();
+  }
+
   /** The cluster of a test; a subclass may play one with other grants. */
   TestCluster startCluster() {
     return TestCluster.start();
@@ -92,25 +95,53 @@ abstract class MockClusterTest {
     cluster = startCluster();
     client = cluster.admin();
     cluster.namespace(NAMESPACE);
-    operatorClient = cluster.operator();
+    operatorClient = connectOperator();
     operator = startOperator(settings());
   }
 
   private OperatorRunner startOperator(Settings settings) throws IOException {
+    serveOptionalApis(settings);
     return OperatorRunner.start(
         operatorClient,
         settings,
         false,
         0,
         caller(),
-        withoutServerSideApply().andThen(this::leaderElection));
+        serverSideApplyOf(cluster).andThen(this::leaderElection));
   }
 
   /** Stops the operator and starts another one with {@code settings}, as an upgrade does. */
   void restartOperator(Settings settings) throws IOException {
+    restartOperator(settings, () -> {});
+  }
+
+  /** As {@link #restartOperator(Settings)}; {@code whileDown} runs while no operator runs. */
+  void restartOperator(Settings settings, Runnable whileDown) throws IOException {
     leading.set(false); // giving up the lease on close is no lost leadership
     operator.close();
+    whileDown.run();
     operator = startOperator(settings);
+  }
+
+  /**
+   * The optional APIs the operator is told the cluster serves, served: the CRDs a user installs
+   * (snapshots, group snapshots, snapshot metadata) and, for OpenShift, what it serves built in
+   * ({@link TestCluster#playOpenShift}). A real server, like the strict mock, answers 404 for an
+   * API it does not serve.
+   */
+  private void serveOptionalApis(Settings settings) {
+    if (settings.snapshotApi()) {
+      cluster.installSnapshotCrds();
+    }
+    if (settings.groupSnapshotApi()) {
+      cluster.installGroupSnapshotCrds();
+    }
+    if (settings.snapshotMetadataApi()) {
+      cluster.installSnapshotMetadataCrd();
+    }
+    if (settings.openShift()) {
+      cluster.playOpenShift();
+    }
   }
 
   /** Leader election as in production, with short durations and no System.exit on a loss. */
@@ -138,6 +169,14 @@ abstract class MockClusterTest {
     return (endpoint, service, volumeId, timeout) ->
         CompletableFuture.failedFuture(
             Status.UNAVAILABLE.withDescription("no driver in this test").asRuntimeException());
+  }
+
+  /**
+   * Server-side apply as in production where the server has it (a real one); the strict mock has
+   * none, so there the operator patches and compares without it.
+   */
+  static Consumer<ConfigurationServiceOverrider> serverSideApplyOf(TestCluster cluster) {
+    return cluster.strict().isPresent() ? withoutServerSideApply() : overrider -> {};
   }
 
   /** The mock server has no server-side apply: the operator patches and compares without it. */
@@ -183,9 +222,7 @@ abstract class MockClusterTest {
   }
 
   List<StrictApiServer.Decision> operatorDecisions() {
-    return cluster.strict().map(StrictApiServer::decisions).orElse(List.of()).stream()
-        .filter(d -> d.user().equals(TestCluster.OPERATOR))
-        .toList();
+    return cluster.decisions().stream().filter(d -> d.user().equals(TestCluster.OPERATOR)).toList();
   }
 
   static <T> T await(String what, Supplier<T> probe) {
@@ -327,23 +364,21 @@ abstract class MockClusterTest {
     return apply(client, yaml);
   }
 
-  /** A backend its CRD's schema refuses, as stored before the CRD tightened: mock-only. */
+  /**
+   * A backend its CRD's schema refuses, as stored before the CRD tightened (on a real server while
+   * the fixture opens the CRD for the moment).
+   */
   StorageBackend applyUnvalidated(String yaml) {
-    assumeTrue(
-        cluster instanceof StrictCluster,
-        "mock only: a real API server stores no object its CRD's schema refuses");
-    try (KubernetesClient unvalidated = ((StrictCluster) cluster).unvalidated()) {
-      return apply(unvalidated, yaml);
-    }
+    return cluster.createUnvalidated(backend(yaml));
   }
 
   private static StorageBackend apply(KubernetesClient writer, String yaml) {
-    return writer
-        .resource(
-            Serialization.unmarshal(
-                "apiVersion: thinvol.io/v1alpha1\nkind: StorageBackend\n" + yaml,
-                StorageBackend.class))
-        .create();
+    return writer.resource(backend(yaml)).create();
+  }
+
+  private static StorageBackend backend(String yaml) {
+    return Serialization.unmarshal(
+        "apiVersion: thinvol.io/v1alpha1\nkind: StorageBackend\n" + yaml, StorageBackend.class);
   }
 
   /** A claim of 1 GiB on {@code storageClass}, as an application would make it. */

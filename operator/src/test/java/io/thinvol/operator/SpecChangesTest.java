@@ -110,7 +110,7 @@ class SpecChangesTest extends MockClusterTest {
   @Test
   @DisplayName("A spec the schema let through but that cannot work is refused; nothing is deployed")
   void invalidSpecRefused() {
-    // As stored before the CRD's rules existed (mock only: a real server stores no such object).
+    // As stored before the CRD's rules existed.
     applyUnvalidated(
         """
         metadata:

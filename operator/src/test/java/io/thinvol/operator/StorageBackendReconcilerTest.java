@@ -19,6 +19,7 @@ import io.thinvol.operator.model.Names;
 import io.thinvol.operator.model.StatusModel;
 import io.thinvol.operator.model.VolumeSnapshotClass;
 import io.thinvol.testing.ApiRequest;
+import io.thinvol.testing.PlayedControllers;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -27,6 +28,8 @@ import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -125,25 +128,28 @@ class StorageBackendReconcilerTest extends MockClusterTest {
 
     // Both pods run, but only node-a's kubelet has registered the driver so far.
     registerDriver("node-a", "local.thinvol.io");
-    client
-        .resource(
-            new PodBuilder()
-                .withNewMetadata()
-                .withName("thinvol-local-node-b1")
-                .withNamespace(NAMESPACE)
-                .withLabels(Names.nodePodLabels(progressing))
-                .endMetadata()
-                .withNewSpec()
-                .withNodeName("node-b")
-                .endSpec()
-                .withNewStatus()
-                .addNewContainerStatus()
-                .withName("driver")
-                .withReady(true)
-                .endContainerStatus()
-                .endStatus()
-                .build())
-        .create();
+    PlayedControllers.createWithStatus(
+        client,
+        new PodBuilder()
+            .withNewMetadata()
+            .withName("thinvol-local-node-b1")
+            .withNamespace(NAMESPACE)
+            .withLabels(Names.nodePodLabels(progressing))
+            .endMetadata()
+            .withNewSpec()
+            .withNodeName("node-b")
+            .addNewContainer()
+            .withName("driver")
+            .withImage("thinvol")
+            .endContainer()
+            .endSpec()
+            .withNewStatus()
+            .addNewContainerStatus()
+            .withName("driver")
+            .withReady(true)
+            .endContainerStatus()
+            .endStatus()
+            .build());
     StorageBackend unregistered =
         await(
             "Ready=False/NotRegistered",
@@ -256,7 +262,7 @@ class StorageBackendReconcilerTest extends MockClusterTest {
 
   @Test
   @DisplayName("A CSIDriver with a different immutable field is recreated, not patched")
-  void csiDriverRecreated() {
+  void csiDriverRecreated() throws IOException {
     client
         .resource(
             Serialization.unmarshal(
@@ -264,8 +270,18 @@ class StorageBackendReconcilerTest extends MockClusterTest {
                 StorageBackend.class))
         .create();
     CSIDriver original = clusterScoped(CSIDriver.class, "old.thinvol.io");
-    original.getSpec().setAttachRequired(true); // as another version might have left it
-    client.resource(original).update();
+    // As another version might have left it: attachRequired cannot change, so it was made so.
+    restartOperator(
+        settings(),
+        () -> {
+          client.resource(original).withGracePeriod(0).delete();
+          client.resource(original).waitUntilCondition(Objects::isNull, 30, TimeUnit.SECONDS);
+          CSIDriver left = Serialization.clone(original);
+          left.getMetadata().setResourceVersion(null);
+          left.getMetadata().setUid(null);
+          left.getSpec().setAttachRequired(true);
+          client.resource(left).create();
+        });
 
     CSIDriver recreated =
         await(
@@ -302,6 +318,7 @@ class StorageBackendReconcilerTest extends MockClusterTest {
                 .getMetadata()
                 .getFinalizers()
                 .isEmpty());
+    cluster.namespace("apps");
     client
         .persistentVolumeClaims()
         .inNamespace("apps")
@@ -326,7 +343,8 @@ class StorageBackendReconcilerTest extends MockClusterTest {
         .anySatisfy(c -> assertThat(c.getReason()).isEqualTo("DeletionBlocked"));
     await("a DeletionBlocked Event", () -> eventReasons("busy").contains("DeletionBlocked"));
 
-    client.persistentVolumeClaims().inNamespace("apps").withName("data").delete();
+    PlayedControllers.deleteUnused(
+        client, client.persistentVolumeClaims().inNamespace("apps").withName("data").get());
     await(
         "the backend to go",
         () -> client.resources(StorageBackend.class).withName("busy").get() == null);

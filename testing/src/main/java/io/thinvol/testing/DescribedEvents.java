@@ -39,7 +39,11 @@ public final class DescribedEvents {
     return events(client, kind, namespace, name, uid).stream().map(Event::getReason).toList();
   }
 
-  /** The Events themselves, oldest first; parameters as for {@link #reasons}. */
+  /**
+   * The Events themselves in {@code kubectl describe}'s order: by last timestamp (to the second, as
+   * the server stores it), Events of one second in the server's order (by name); parameters as for
+   * {@link #reasons}.
+   */
   public static List<Event> events(
       KubernetesClient client, String kind, String namespace, String name, String uid) {
     Map<String, String> fields = new LinkedHashMap<>();
@@ -56,6 +60,7 @@ public final class DescribedEvents {
         namespace == null
             ? events.inAnyNamespace().withFields(fields)
             : events.inNamespace(namespace).withFields(fields);
+    // a stable sort, as kubectl's insertion sort of a few Events is
     return selected.list().getItems().stream()
         .sorted(Comparator.comparing(DescribedEvents::time))
         .toList();
@@ -64,8 +69,10 @@ public final class DescribedEvents {
   private static Instant time(Event event) {
     String time =
         Objects.requireNonNullElse(
-            event.getFirstTimestamp(),
+            event.getLastTimestamp(),
             event.getEventTime() == null ? "" : event.getEventTime().getTime());
-    return time.isEmpty() ? Instant.EPOCH : Instant.parse(time);
+    return time.isEmpty()
+        ? Instant.EPOCH
+        : Instant.parse(time).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
   }
 }

@@ -96,6 +96,22 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
     }
   }
 
+  /**
+   * Stores the object at {@code path} again with a new resourceVersion, through {@link
+   * #processEvent} (so through admission): a controller's write, made while handling a request.
+   */
+  void storeAgain(String path) {
+    AttributeSet query = extractor.fromPath(path);
+    Map.Entry<AttributeSet, String> stored = findResource(query);
+    if (stored == null) {
+      return;
+    }
+    GenericKubernetesResource object =
+        Serialization.unmarshal(stored.getValue(), GenericKubernetesResource.class);
+    object.getMetadata().setResourceVersion(String.valueOf(requestResourceVersion()));
+    processEvent(path, query, stored.getKey(), object, Serialization.asJson(object));
+  }
+
   /** Called by create, update and patch under the mock's lock. */
   @Override
   public Map.Entry<AttributeSet, String> findResource(AttributeSet attributes) {

@@ -56,6 +56,40 @@ public final class Rbac {
             .toList());
   }
 
+  /** These grants with {@code verb} on {@code resource} taken out of {@code user}'s rules. */
+  Rbac without(String user, String resource, String verb) {
+    return new Rbac(
+        grants().stream()
+            .map(
+                g -> {
+                  if (!g.user().equals(user)) {
+                    return g;
+                  }
+                  List<PolicyRule> rules =
+                      g.rules().stream()
+                          .map(
+                              r ->
+                                  new io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder(r)
+                                      .build())
+                          .toList();
+                  revoke(rules, resource, verb);
+                  return new Grant(g.user(), g.namespace(), rules);
+                })
+            .toList());
+  }
+
+  /** Takes {@code verb} out of the rules naming {@code resource}; whether any changed. */
+  static boolean revoke(List<PolicyRule> rules, String resource, String verb) {
+    boolean changed = false;
+    for (PolicyRule rule : rules) {
+      if (rule.getResources().contains(resource) && rule.getVerbs().contains(verb)) {
+        rule.setVerbs(rule.getVerbs().stream().filter(v -> !v.equals(verb)).toList());
+        changed = true;
+      }
+    }
+    return changed;
+  }
+
   public List<Grant> grants() {
     return grants;
   }

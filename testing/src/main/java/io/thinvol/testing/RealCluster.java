@@ -1,7 +1,9 @@
 package io.thinvol.testing;
 
-import io.fabric8.kubeapitest.KubeAPIServer;
 import io.fabric8.kubeapitest.KubeAPIServerConfigBuilder;
+import io.fabric8.kubeapitest.binary.Binaries;
+import io.fabric8.kubeapitest.binary.BinaryManager;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
@@ -9,31 +11,84 @@ import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
 import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
 import io.fabric8.kubernetes.api.model.rbac.Subject;
 import io.fabric8.kubernetes.api.model.rbac.SubjectBuilder;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.thinvol.testing.real.ClusterBaseline;
+import io.thinvol.testing.real.CrdLoosening;
+import io.thinvol.testing.real.LocalApiServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 
 /**
- * A real kube-apiserver and etcd (fabric8 kube-api-test), no controllers: the same tests, the real
- * server's RBAC, admission, CEL cost budget and validation. The binaries come from {@code
- * -Dthinvol.kubeapi.dir=DIR} (kube-api-test's directory layout, offline) or are downloaded.
+ * A real kube-apiserver and etcd, no controllers: the same tests, the real server's RBAC,
+ * admission, CEL cost budget and validation. One server serves every test of a JVM ({@link
+ * LocalApiServer}, started by the first test, stopped when the JVM ends); each test gets the
+ * cluster as the first did ({@link ClusterBaseline}: what a test made is deleted when it closes the
+ * cluster). The binaries come from {@code -Dthinvol.kubeapi.dir=DIR} (kube-api-test's directory
+ * layout, offline) or are downloaded by kube-api-test.
  */
 final class RealCluster implements TestCluster {
 
   static final String BINARIES = "thinvol.kubeapi.dir";
 
-  private final KubeAPIServer server;
+  /** On the roles the fixture made for the operator, as OLM makes them from the CSV. */
+  private static final String FIXTURE_LABEL = "thinvol.io/test-fixture";
+
+  private static LocalApiServer server;
+  private static ClusterBaseline baseline;
+  private static RuntimeException startFailure;
+
+  /** A test has the cluster and has not closed it yet: the next one resets it first. */
+  private static boolean dirty;
+
   private final KubernetesClient admin;
 
-  private RealCluster(KubeAPIServer server, KubernetesClient admin) {
-    this.server = server;
+  /** Where this test's requests start in the audit log. */
+  private final int firstDecision;
+
+  private RealCluster(KubernetesClient admin) {
     this.admin = admin;
+    this.firstDecision = server.auditLog().mark(admin);
   }
 
-  static RealCluster start() {
+  static synchronized RealCluster start() {
+    if (startFailure != null) {
+      throw startFailure; // once per JVM, not once per test
+    }
+    if (server == null) {
+      try {
+        startShared();
+      } catch (RuntimeException e) {
+        startFailure = e;
+        throw e;
+      }
+    }
+    RealCluster cluster = new RealCluster(client());
+    if (dirty) {
+      baseline.restore(cluster.admin);
+    }
+    dirty = true;
+    return cluster;
+  }
+
+  private static void startShared() {
+    Binaries binaries = binaries();
+    server = LocalApiServer.start(binaries.getApiServer().toPath(), binaries.getEtcd().toPath());
+    Runtime.getRuntime().addShutdownHook(new Thread(server::close, "kube-apiserver-stop"));
+    try (RealCluster first = new RealCluster(client())) {
+      first.installOperatorRbac();
+      first.installCrds();
+      baseline = ClusterBaseline.take(first.admin);
+    }
+  }
+
+  private static KubernetesClient client() {
+    return new KubernetesClientBuilder().withConfig(server.config()).build();
+  }
+
+  private static Binaries binaries() {
     KubeAPIServerConfigBuilder config = KubeAPIServerConfigBuilder.anAPIServerConfig();
     String dir = System.getProperty(BINARIES, "");
     if (!dir.isEmpty()) {
@@ -42,9 +97,10 @@ final class RealCluster implements TestCluster {
       }
       config.withTestDir(dir).withOfflineMode(true);
     }
-    KubeAPIServer server = new KubeAPIServer(config.build());
     try {
-      server.start();
+      BinaryManager binaries = new BinaryManager(config.build());
+      binaries.initAndDownloadIfRequired();
+      return binaries.binaries();
     } catch (RuntimeException e) {
       throw new IllegalStateException(
           "-Preal-cluster needs a kube-apiserver and etcd: give -D"
@@ -55,13 +111,6 @@ final class RealCluster implements TestCluster {
               + ")",
           e);
     }
-    KubernetesClient admin =
-        new KubernetesClientBuilder()
-            .withConfig(Config.fromKubeconfig(server.getKubeConfigYaml()))
-            .build();
-    RealCluster cluster = new RealCluster(server, admin);
-    cluster.installOperatorRbac();
-    return cluster;
   }
 
   /** The CSV's RBAC as OLM installs it: roles bound to the operator's ServiceAccount. */
@@ -88,6 +137,7 @@ final class RealCluster implements TestCluster {
                 new ClusterRoleBuilder()
                     .withNewMetadata()
                     .withName(name)
+                    .withLabels(java.util.Map.of(FIXTURE_LABEL, "operator"))
                     .endMetadata()
                     .withRules(grant.rules())
                     .build())
@@ -109,6 +159,7 @@ final class RealCluster implements TestCluster {
                     .withNewMetadata()
                     .withName(name)
                     .withNamespace(grant.namespace())
+                    .withLabels(java.util.Map.of(FIXTURE_LABEL, "operator"))
                     .endMetadata()
                     .withRules(grant.rules())
                     .build())
@@ -139,9 +190,44 @@ final class RealCluster implements TestCluster {
   }
 
   @Override
+  public List<StrictApiServer.Decision> decisions() {
+    return server.auditLog().since(admin, firstDecision);
+  }
+
+  @Override
+  public <T extends HasMetadata> T createUnvalidated(T object) {
+    return CrdLoosening.createUnvalidated(admin, object);
+  }
+
+  /** Edits the fixture's roles of the operator (the reset writes them back). */
+  @Override
+  public void revokeFromOperator(String resource, String verb) {
+    for (var role : admin.rbac().clusterRoles().withLabel(FIXTURE_LABEL).list().getItems()) {
+      if (Rbac.revoke(role.getRules(), resource, verb)) {
+        admin.resource(role).update();
+      }
+    }
+    for (var role :
+        admin.rbac().roles().inAnyNamespace().withLabel(FIXTURE_LABEL).list().getItems()) {
+      if (Rbac.revoke(role.getRules(), resource, verb)) {
+        admin.resource(role).update();
+      }
+    }
+  }
+
+  /** Resets the shared cluster for the next test. */
+  @Override
   public void close() {
-    admin.close();
-    server.stop();
+    try {
+      synchronized (RealCluster.class) {
+        if (baseline != null) {
+          baseline.restore(admin);
+          dirty = false;
+        }
+      }
+    } finally {
+      admin.close();
+    }
   }
 
   private static Subject operatorSubject(String serviceAccount) {

@@ -34,6 +34,15 @@ final class Refusal extends RuntimeException {
             request.resource().split("/")[0]));
   }
 
+  /** 404 for an object made in a namespace that does not exist (NamespaceLifecycle). */
+  static Refusal noNamespace(String namespace) {
+    return new Refusal(
+        404,
+        "NotFound",
+        "namespaces \"" + namespace + "\" not found",
+        Map.of("name", namespace, "kind", "namespaces"));
+  }
+
   /**
    * 422: {@code <Kind>[.group] "<name>" is invalid: <field>: <problem>}, the causes listed as the
    * API server lists them.

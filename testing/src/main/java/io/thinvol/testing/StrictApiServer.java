@@ -14,17 +14,18 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Collectors;
 
 /**
  * The fabric8 mock API server (CRUD, its store indexed) made strict: before a request reaches the
  * store it is authorised by RBAC for the user it acts as ({@code Impersonate-User}, as with a real
- * server; no such header is the cluster admin); before an object is stored it passes admission as
- * on a real server: Event validation, RBAC's escalation check on roles and bindings (a {@code bind}
- * it authorises is recorded as a decision), owner-reference permission enforcement, and for custom
- * resources pruning, defaults, the OpenAPI schema and the CEL rules. Refusals carry the real
- * server's codes, reasons and messages. Lists also filter by field selectors on any field, as
- * {@code kubectl describe} lists Events.
+ * server; no such header is the cluster admin); only the custom resources of Established CRDs are
+ * served ({@link CrdServing}); before an object is stored it passes admission as on a real server:
+ * its namespace exists, the built-in kinds' rules ({@link BuiltInKinds}), Event validation, RBAC's
+ * escalation check on roles and bindings (a {@code bind} it authorises is recorded as a decision),
+ * owner-reference permission enforcement, and for custom resources pruning, defaults, the OpenAPI
+ * schema and the CEL rules. Refusals carry the real server's codes, reasons and messages; a write
+ * answers the object as stored. Lists are in the real server's key order and also filter by field
+ * selectors on any field, as {@code kubectl describe} lists Events.
  */
 public final class StrictApiServer extends IndexedCrudDispatcher {
 
@@ -40,8 +41,11 @@ public final class StrictApiServer extends IndexedCrudDispatcher {
   /** A request as decided: who, what, and the HTTP status of the answer (403 and 422 refused). */
   public record Decision(String user, ApiRequest request, int code, String message) {}
 
-  private final Rbac rbac;
+  private volatile Rbac rbac;
+  private static final String CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/";
+
   private final CustomResources customResources = new CustomResources();
+  private final CrdServing crdServing = new CrdServing();
   private final List<Decision> decisions = Collections.synchronizedList(new ArrayList<>());
   private final ThreadLocal<String> caller = new ThreadLocal<>();
   private final ThreadLocal<ApiRequest> current = new ThreadLocal<>();
@@ -49,6 +53,16 @@ public final class StrictApiServer extends IndexedCrudDispatcher {
 
   public StrictApiServer(Rbac rbac) {
     this.rbac = rbac;
+  }
+
+  /** The grants it authorises by. */
+  Rbac rbac() {
+    return rbac;
+  }
+
+  /** Authorises by other grants from now on, as after an admin edited the roles. */
+  void grant(Rbac grants) {
+    this.rbac = grants;
   }
 
   /** Every resource request of every user other than the admin, in order. */
@@ -63,24 +77,32 @@ public final class StrictApiServer extends IndexedCrudDispatcher {
     String user = Optional.ofNullable(request.getHeader(IMPERSONATE)).orElse(ADMIN);
     Optional<ApiRequest> api = ApiRequest.of(request.method().name(), request.getPath());
     if (api.isEmpty()) {
-      return super.dispatch(request);
+      return discovery(request.getPath()).orElseGet(() -> super.dispatch(request));
     }
     ApiRequest what = api.get();
     if (what.group().equals("authorization.k8s.io")
         && what.resource().equals("selfsubjectrulesreviews")) {
-      return rulesReview(user, request);
+      MockResponse review = rulesReview(user, request);
+      record(user, what, review.code(), null); // every user may (system:basic-user)
+      return review;
     }
     if (!user.equals(ADMIN) && !rbac.allows(user, what)) {
       Refusal refusal = Refusal.forbidden(Rbac.forbidden(user, what), what);
       decisions.add(new Decision(user, what, refusal.code, refusal.getMessage()));
       return refusal.response();
     }
+    if (!CrdServing.builtIn(what.group())
+        && !crdServing.serves(what.group(), version(request.getPath()), baseResource(what))) {
+      return notFound();
+    }
     caller.set(user);
     current.set(what);
     unvalidated.set(user.equals(ADMIN) && "true".equals(request.getHeader(UNVALIDATED)));
     try {
       MockResponse response =
-          what.verb().equals("list") ? list(request.getPath()) : super.dispatch(request);
+          what.verb().equals("list")
+              ? Listing.answer(request.getPath(), super::handleGet)
+              : asStored(super.dispatch(request));
       record(user, what, response.code(), null);
       return response;
     } catch (Refusal refusal) {
@@ -91,6 +113,72 @@ public final class StrictApiServer extends IndexedCrudDispatcher {
       current.remove();
       unvalidated.remove();
     }
+  }
+
+  /**
+   * A write's answer is the object as stored, after admission (the mock answers with the object
+   * before it).
+   */
+  private MockResponse asStored(MockResponse response) {
+    ApiRequest what = current.get();
+    if (!List.of("create", "update", "patch").contains(what.verb())
+        || response.code() >= 300
+        || response.getBody() == null) {
+      return response;
+    }
+    String body = response.getBody().readUtf8();
+    response.setBody(body);
+    if (body.isBlank()) {
+      return response; // deleted: its last finalizer removed
+    }
+    JsonNode written = Serialization.unmarshal(body, JsonNode.class);
+    String apiVersion = written.path("apiVersion").asText();
+    String namespace = written.at("/metadata/namespace").asText("");
+    String path =
+        (apiVersion.contains("/") ? "/apis/" : "/api/")
+            + apiVersion
+            + (namespace.isEmpty() ? "" : "/namespaces/" + namespace)
+            + "/"
+            + what.resource().split("/", 2)[0]
+            + "/"
+            + written.at("/metadata/name").asText();
+    MockResponse stored = super.handleGet(path);
+    return stored.code() == 200
+        ? new MockResponse().setResponseCode(response.code()).setBody(stored.getBody().readUtf8())
+        : response;
+  }
+
+  /** {@code /apis} and the resource lists of custom groups, as {@link CrdServing} serves them. */
+  private Optional<MockResponse> discovery(String pathAndQuery) {
+    String path = pathAndQuery.split("\\?", 2)[0].replaceAll("/+$", "");
+    String[] parts = path.split("/");
+    if (path.equals("/apis")) {
+      return Optional.of(new MockResponse().setResponseCode(200).setBody(crdServing.groupList()));
+    }
+    if (parts.length == 4 && parts[1].equals("apis") && !CrdServing.builtIn(parts[2])) {
+      return Optional.of(
+          crdServing
+              .resourceList(parts[2], parts[3])
+              .map(list -> new MockResponse().setResponseCode(200).setBody(list))
+              .orElseGet(StrictApiServer::notFound));
+    }
+    return Optional.empty();
+  }
+
+  private static MockResponse notFound() {
+    return new MockResponse()
+        .setResponseCode(404)
+        .setBody(
+            Rbac.status(
+                404, "NotFound", "the server could not find the requested resource", Map.of()));
+  }
+
+  private static String version(String path) {
+    return path.replaceAll("^/+", "").split("[/?]")[2];
+  }
+
+  private static String baseResource(ApiRequest what) {
+    return what.resource().split("/", 2)[0];
   }
 
   private void record(String user, ApiRequest what, int code, String message) {
@@ -129,57 +217,6 @@ public final class StrictApiServer extends IndexedCrudDispatcher {
     return new MockResponse().setResponseCode(201).setBody(Serialization.asJson(review));
   }
 
-  /**
-   * A list: the store answers the selectors it knows (labels, metadata.name), then the other field
-   * selectors filter the items.
-   */
-  private MockResponse list(String path) {
-    int mark = path.indexOf('?');
-    Map<String, String> parameters =
-        ApiRequest.parameters(mark < 0 ? "" : path.substring(mark + 1));
-    String selector = parameters.remove("fieldSelector");
-    if (selector == null) {
-      return super.handleGet(path);
-    }
-    List<String[]> fields = new ArrayList<>();
-    List<String> kept = new ArrayList<>();
-    for (String requirement : selector.split(",")) {
-      String[] pair = requirement.split("==?", 2);
-      if (pair[0].equals("metadata.name")) {
-        kept.add(requirement);
-      } else {
-        fields.add(pair);
-      }
-    }
-    if (!kept.isEmpty()) {
-      parameters.put("fieldSelector", String.join(",", kept));
-    }
-    String query =
-        parameters.entrySet().stream()
-            .map(
-                e ->
-                    e.getKey()
-                        + "="
-                        + java.net.URLEncoder.encode(
-                            e.getValue(), java.nio.charset.StandardCharsets.UTF_8))
-            .collect(Collectors.joining("&"));
-    MockResponse response =
-        super.handleGet(
-            (mark < 0 ? path : path.substring(0, mark)) + (query.isEmpty() ? "" : "?" + query));
-    JsonNode body = Serialization.unmarshal(response.getBody().readUtf8(), JsonNode.class);
-    ArrayNode items = (ArrayNode) body.path("items");
-    for (int i = items.size() - 1; i >= 0; i--) {
-      JsonNode item = items.get(i);
-      boolean matches =
-          fields.stream()
-              .allMatch(f -> item.at("/" + f[0].replace('.', '/')).asText("").equals(f[1]));
-      if (!matches) {
-        items.remove(i);
-      }
-    }
-    return new MockResponse().setResponseCode(response.code()).setBody(Serialization.asJson(body));
-  }
-
   /** Admission: the last step before the store, with the object as it would be stored. */
   @Override
   public void processEvent(
@@ -189,7 +226,11 @@ public final class StrictApiServer extends IndexedCrudDispatcher {
       GenericKubernetesResource resource,
       String newState) {
     if (newState == null || caller.get() == null) {
+      Optional<String> deletedCrd = newState == null ? deletedCrd(oldAttributes) : Optional.empty();
       super.processEvent(path, pathAttributes, oldAttributes, resource, newState);
+      // The names of a deleted CRD are free: the naming controller accepts a CRD refused for them.
+      deletedCrd.ifPresent(
+          name -> crdServing.removed(name).forEach(refused -> storeAgain(CRDS + refused)));
       return;
     }
     ObjectNode object = (ObjectNode) Serialization.unmarshal(newState, JsonNode.class);
@@ -202,7 +243,22 @@ public final class StrictApiServer extends IndexedCrudDispatcher {
     String apiVersion = object.path("apiVersion").asText();
     String group = apiVersion.contains("/") ? apiVersion.substring(0, apiVersion.indexOf('/')) : "";
     String name = object.at("/metadata/name").asText();
+    boolean statusWrite = current.get() != null && current.get().resource().endsWith("/status");
+    String namespace = current.get() == null ? null : current.get().namespace();
+    if (oldObject == null
+        && namespace != null
+        && !kind.equals("Namespace")
+        && super.handleGet("/api/v1/namespaces/" + namespace).code() != 200) {
+      throw Refusal.noNamespace(namespace);
+    }
     List<String> problems = new ArrayList<>();
+    if (CrdServing.builtIn(group)) {
+      BuiltInKinds.prepare(group, kind, object, oldObject, statusWrite);
+      problems.addAll(BuiltInKinds.problems(group, kind, object, oldObject));
+    }
+    if (kind.equals("CustomResourceDefinition") && group.equals("apiextensions.k8s.io")) {
+      problems.addAll(CrdServing.problems(object));
+    }
     if (kind.equals("Event") && (group.isEmpty() || group.equals("events.k8s.io"))) {
       problems.addAll(EventAdmission.problems(object));
     }
@@ -230,7 +286,8 @@ public final class StrictApiServer extends IndexedCrudDispatcher {
         throw Refusal.forbidden(refused.get(), current.get());
       }
     }
-    if (kind.equals("CustomResourceDefinition")) {
+    if (kind.equals("CustomResourceDefinition") && group.equals("apiextensions.k8s.io")) {
+      crdServing.admit(object);
       customResources.register(object);
     }
     String stored = Serialization.asJson(object);
@@ -240,6 +297,17 @@ public final class StrictApiServer extends IndexedCrudDispatcher {
         oldAttributes,
         Serialization.unmarshal(stored, GenericKubernetesResource.class),
         stored);
+  }
+
+  private Optional<String> deletedCrd(AttributeSet key) {
+    var stored = key == null ? null : findResource(key);
+    if (stored == null) {
+      return Optional.empty();
+    }
+    JsonNode object = Serialization.unmarshal(stored.getValue(), JsonNode.class);
+    return object.path("kind").asText().equals("CustomResourceDefinition")
+        ? Optional.of(object.at("/metadata/name").asText())
+        : Optional.empty();
   }
 
   /** A role as stored, by its path under the RBAC API ({@code clusterroles/x}), or null. */

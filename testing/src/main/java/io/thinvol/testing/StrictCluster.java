@@ -18,6 +18,7 @@ import io.fabric8.mockwebserver.internal.MockDispatcher;
 import io.fabric8.mockwebserver.internal.SimpleRequest;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Queue;
@@ -66,7 +67,17 @@ public final class StrictCluster implements TestCluster {
             dispatcher,
             false);
     server.init();
-    return new StrictCluster(server, strict);
+    StrictCluster cluster = new StrictCluster(server, strict);
+    // What a real API server makes at its start: objects are made only in namespaces that exist.
+    for (String namespace : List.of("default", "kube-system", "kube-public", "kube-node-lease")) {
+      cluster.createInProcess(
+          new io.fabric8.kubernetes.api.model.NamespaceBuilder()
+              .withNewMetadata()
+              .withName(namespace)
+              .endMetadata()
+              .build());
+    }
+    return cluster;
   }
 
   @Override
@@ -77,6 +88,23 @@ public final class StrictCluster implements TestCluster {
   @Override
   public Optional<StrictApiServer> strict() {
     return Optional.of(strict);
+  }
+
+  @Override
+  public java.util.List<StrictApiServer.Decision> decisions() {
+    return strict.decisions();
+  }
+
+  @Override
+  public <T extends HasMetadata> T createUnvalidated(T object) {
+    try (KubernetesClient writer = unvalidated()) {
+      return writer.resource(object).create();
+    }
+  }
+
+  @Override
+  public void revokeFromOperator(String resource, String verb) {
+    strict.grant(strict.rbac().without(OPERATOR, resource, verb));
   }
 
   /**

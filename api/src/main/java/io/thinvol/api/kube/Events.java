@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
-import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,6 +19,8 @@ public final class Events {
   public static final String CLUSTER_SCOPED_NAMESPACE = "default";
 
   private static final Logger log = LoggerFactory.getLogger(Events.class);
+  private static final java.util.concurrent.atomic.AtomicLong LAST_NAME_NANOS =
+      new java.util.concurrent.atomic.AtomicLong();
 
   private final KubernetesClient client;
   private final Clock clock;
@@ -82,7 +83,22 @@ public final class Events {
   }
 
   private void record(HasMetadata object, String type, String reason, String message) {
-    record(object, type, reason, message, object.getMetadata().getName() + "." + UUID.randomUUID());
+    record(object, type, reason, message, chronologicalName(object));
+  }
+
+  /**
+   * The object's name and the time in nanoseconds in hex, as client-go names Events: the API server
+   * lists Events by name and stores their timestamps to the second, so {@code kubectl describe}
+   * shows Events of one second in the order of their names. Strictly increasing in this process, so
+   * also with a clock that stands still.
+   */
+  private String chronologicalName(HasMetadata object) {
+    java.time.Instant now = clock.instant();
+    long nanos = now.getEpochSecond() * 1_000_000_000L + now.getNano();
+    return object.getMetadata().getName()
+        + "."
+        + Long.toHexString(
+            LAST_NAME_NANOS.accumulateAndGet(nanos, (last, n) -> Math.max(last + 1, n)));
   }
 
   private void record(HasMetadata object, String type, String reason, String message, String name) {
