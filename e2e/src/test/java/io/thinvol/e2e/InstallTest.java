@@ -70,10 +70,8 @@ class InstallTest extends E2eSteps {
   @DisplayName("StorageBackend -> node pod Ready")
   void backend() {
     world().require("operator.deployment");
-    client()
-        .resource(
-            new NamespaceBuilder().withNewMetadata().withName(Names.APPS).endMetadata().build())
-        .create();
+    kube()
+        .apply(new NamespaceBuilder().withNewMetadata().withName(Names.APPS).endMetadata().build());
     long start = System.nanoTime();
     kube()
         .apply(

@@ -57,8 +57,16 @@ public final class Kube implements AutoCloseable {
               + " ("
               + config.getMasterUrl()
               + ") does not answer: "
-              + e.getMessage());
+              + rootCause(e));
     }
+  }
+
+  private static String rootCause(Throwable e) {
+    Throwable cause = e;
+    while (cause.getCause() != null && cause.getCause() != cause) {
+      cause = cause.getCause();
+    }
+    return cause.toString();
   }
 
   private static Config config(Path kubeconfig) {
