@@ -45,6 +45,10 @@ podman tag "$image" "$next_image"
 export KUBECONFIG=$KUBE_E2E_DIR/admin.kubeconfig
 started=
 if ! { [ -f "$KUBECONFIG" ] && kubectl get --raw /readyz >/dev/null 2>&1; }; then
+  # A cluster killed without its stop (a session or a CI job ended under it) leaves mounts and
+  # pids that start-cluster.sh refuses to start over; stop-cluster.sh removes only what the kit
+  # recorded and made.
+  "$kit/stop-cluster.sh" >/dev/null 2>&1 || true
   "$kit/start-cluster.sh"
   started=1
   phase "cluster started"
