@@ -7,10 +7,8 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.thinvol.addons.ClusterFixtures;
 import io.thinvol.api.BackendNames;
 import io.thinvol.operator.model.GroupSnapshotModel;
@@ -18,15 +16,9 @@ import io.thinvol.operator.model.Settings;
 import io.thinvol.operator.model.SnapshotContentNode;
 import io.thinvol.operator.model.VolumeGroupSnapshotClass;
 import io.thinvol.testing.TestCluster;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -53,27 +45,7 @@ class GroupSnapshotWithoutNodeLabelTest extends MockClusterTest {
   TestCluster startCluster() {
     TestCluster started = TestCluster.start();
     started.installSnapshotCrds();
-    for (CustomResourceDefinition crd : groupCrds()) {
-      started.admin().resource(crd).create();
-      if (started.strict().isEmpty()) {
-        started
-            .admin()
-            .apiextensions()
-            .v1()
-            .customResourceDefinitions()
-            .resource(crd)
-            .waitUntilCondition(
-                c ->
-                    c.getStatus() != null
-                        && c.getStatus().getConditions().stream()
-                            .anyMatch(
-                                k ->
-                                    k.getType().equals("Established")
-                                        && k.getStatus().equals("True")),
-                30,
-                TimeUnit.SECONDS);
-      }
-    }
+    started.installGroupSnapshotCrds();
     return started;
   }
 
@@ -245,17 +217,5 @@ class GroupSnapshotWithoutNodeLabelTest extends MockClusterTest {
   private static Map<String, Object> status(GenericKubernetesResource object) {
     Object status = object.getAdditionalProperties().get("status");
     return status == null ? Map.of() : (Map<String, Object>) status;
-  }
-
-  private static List<CustomResourceDefinition> groupCrds() {
-    try (InputStream in =
-        GroupSnapshotWithoutNodeLabelTest.class.getResourceAsStream("group-snapshot-crds.yaml")) {
-      String yaml = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-      return Arrays.stream(yaml.split("(?m)^---$"))
-          .map(document -> Serialization.unmarshal(document, CustomResourceDefinition.class))
-          .toList();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }
