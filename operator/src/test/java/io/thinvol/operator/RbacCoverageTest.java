@@ -148,7 +148,12 @@ class RbacCoverageTest extends MockClusterTest {
                     .withName("thinvol-local-node")
                     .get()
                 == null);
-    client.pods().inNamespace(NAMESPACE).withName("thinvol-local-node-node-a").delete();
+    client
+        .pods()
+        .inNamespace(NAMESPACE)
+        .withName("thinvol-local-node-node-a")
+        .withGracePeriod(0)
+        .delete();
     await(
         "the backend gone",
         () -> client.resources(StorageBackend.class).withName("local").get() == null);
