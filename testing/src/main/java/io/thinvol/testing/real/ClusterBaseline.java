@@ -124,7 +124,9 @@ public final class ClusterBaseline {
         resource.patch(
             PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"finalizers\":null}}");
       }
-      if (object.getMetadata().getDeletionTimestamp() == null) {
+      // A pod deleted gracefully waits for a kubelet to confirm; there is none, so it is deleted
+      // again with no grace, as `kubectl delete --force` does.
+      if (object.getMetadata().getDeletionTimestamp() == null || object.getKind().equals("Pod")) {
         resource.withGracePeriod(0).delete();
       }
       if (object.getKind().equals("Namespace")) {
