@@ -2,6 +2,7 @@ package io.thinvol.addons;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.thinvol.addons.call.ReclaimCaller;
 import io.thinvol.api.BackendNames;
 import io.thinvol.api.v1alpha1.StorageBackend;
@@ -32,15 +33,22 @@ class BackendEventsTest extends AddonsClusterTest {
 
   @Test
   void statusWritesReconcileNoPvcAndASpecChangeOnlyThoseOfItsClasses() {
+    // The other driver's class first: one StorageClass informer delivers in order, so once the
+    // backend's PVC is scheduled the ceph class's event has been mapped too.
+    storageClass("ceph", "rbd.csi.ceph.com", Map.of());
     backend(1, "10m");
     storageClass(BACKEND, BackendNames.driver(BACKEND), Map.of());
-    storageClass("ceph", "rbd.csi.ceph.com", Map.of());
-    boundClaim(APPS, "mine", BACKEND, "vol-1", "node-a", BackendNames.driver(BACKEND));
-    boundClaim(APPS, "theirs", "ceph", "vol-2", "node-a", "rbd.csi.ceph.com");
+    PersistentVolumeClaim mineClaim =
+        boundClaim(APPS, "mine", BACKEND, "vol-1", "node-a", BackendNames.driver(BACKEND));
+    PersistentVolumeClaim theirsClaim =
+        boundClaim(APPS, "theirs", "ceph", "vol-2", "node-a", "rbd.csi.ceph.com");
+    // A claim is created, then bound: wait for the reconcile of its bound version, not just its
+    // first, or the second lands after the count below is taken.
     await(
-        "both PVCs reconciled and the backend's on its schedule",
+        "both PVCs reconciled as bound and the backend's on its schedule",
         () ->
-            reconciles.of(PVC, APPS, "theirs") > 0
+            reconciledAt(mineClaim)
+                && reconciledAt(theirsClaim)
                 && addons
                     .metrics()
                     .render()
@@ -75,5 +83,12 @@ class BackendEventsTest extends AddonsClusterTest {
     assertThat(reconciles.of(PVC, APPS, "theirs") - theirs)
         .as("reconciles of another driver's PVC")
         .isZero();
+  }
+
+  private boolean reconciledAt(PersistentVolumeClaim claim) {
+    return claim
+        .getMetadata()
+        .getResourceVersion()
+        .equals(reconciles.lastVersion(PVC, APPS, claim.getMetadata().getName()));
   }
 }

@@ -7,22 +7,30 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** How many times JOSDK reconciled each object, by kind, namespace and name. */
+/**
+ * How many times JOSDK reconciled each object, by kind, namespace and name, and the resource
+ * version its last reconcile saw.
+ */
 final class ReconcileCounter implements Metrics {
 
   private final Map<String, AtomicInteger> counts = new ConcurrentHashMap<>();
+  private final Map<String, String> lastVersions = new ConcurrentHashMap<>();
 
   @Override
   public void reconcileCustomResource(
       HasMetadata resource, RetryInfo retryInfo, Map<String, Object> metadata) {
-    counts
-        .computeIfAbsent(
-            key(
-                resource.getKind(),
-                resource.getMetadata().getNamespace(),
-                resource.getMetadata().getName()),
-            k -> new AtomicInteger())
-        .incrementAndGet();
+    String key =
+        key(
+            resource.getKind(),
+            resource.getMetadata().getNamespace(),
+            resource.getMetadata().getName());
+    lastVersions.put(key, resource.getMetadata().getResourceVersion());
+    counts.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
+  }
+
+  /** The resource version the last reconcile of an object saw, or null before any. */
+  String lastVersion(String kind, String namespace, String name) {
+    return lastVersions.get(key(kind, namespace, name));
   }
 
   int of(String kind, String namespace, String name) {
