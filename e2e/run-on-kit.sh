@@ -34,6 +34,12 @@ for peer in bin/kube-apiserver bin/kubelet bin/csi-sanity images/pause.tar manif
   fi
 done
 cd "$root"
+# One cluster per machine (fixed ports, one data dir): a second run waits for the first.
+exec 9>/var/lock/thinvol-e2e.lock
+if ! flock -n 9; then
+  echo "e2e: another run holds /var/lock/thinvol-e2e.lock; waiting for it"
+  flock 9
+fi
 
 if [ "${E2E_SKIP_BUILD:-}" != 1 ]; then
   packaging/image/build-local.sh "$image" "$driver_image"
