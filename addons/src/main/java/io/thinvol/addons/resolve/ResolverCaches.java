@@ -111,9 +111,13 @@ public final class ResolverCaches {
     return List.of(claims, volumes, backends, driverPods, tlsSecrets);
   }
 
+  /**
+   * A claim; read from the API server when the cache misses it or holds it unbound: a claim bound a
+   * moment ago reaches the cache later, and the job would wait a retry for nothing.
+   */
   Optional<PersistentVolumeClaim> claim(String namespace, String name) {
     return orLive(
-        claims.get(new ResourceID(name, namespace)),
+        claims.get(new ResourceID(name, namespace)).filter(ResolverCaches::bound),
         () -> client.persistentVolumeClaims().inNamespace(namespace).withName(name).get());
   }
 
@@ -126,6 +130,10 @@ public final class ResolverCaches {
     return orLive(
         backends.get(new ResourceID(name)),
         () -> client.resources(StorageBackend.class).withName(name).get());
+  }
+
+  private static boolean bound(PersistentVolumeClaim claim) {
+    return claim.getStatus() != null && "Bound".equals(claim.getStatus().getPhase());
   }
 
   private static <T> Optional<T> orLive(Optional<T> cached, Supplier<T> live) {
@@ -142,9 +150,26 @@ public final class ResolverCaches {
         .flatMap(AddonsCertificate::of);
   }
 
-  /** The driver pods of a backend on a node. */
+  /**
+   * The driver pods of a backend on a node; read from the API server when the cache holds none (a
+   * pod started a moment ago may not have reached it, and a job would fail for it).
+   */
   List<Pod> driverPods(String backendName, String nodeName) {
-    return driverPods.byIndex(BY_NODE, backendName + "/" + nodeName);
+    String key = backendName + "/" + nodeName;
+    List<Pod> cached = driverPods.byIndex(BY_NODE, key);
+    if (!cached.isEmpty()) {
+      return cached;
+    }
+    return client
+        .pods()
+        .inNamespace(operatorNamespace)
+        .withLabel("app.kubernetes.io/name", BackendNames.NODE_POD_NAME)
+        .withLabel(BackendNames.BACKEND_LABEL, backendName)
+        .list()
+        .getItems()
+        .stream()
+        .filter(pod -> backendAndNode(pod).contains(key))
+        .toList();
   }
 
   String operatorNamespace() {
