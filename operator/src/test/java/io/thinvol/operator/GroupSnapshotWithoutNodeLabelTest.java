@@ -26,7 +26,6 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -53,27 +52,7 @@ class GroupSnapshotWithoutNodeLabelTest extends MockClusterTest {
   TestCluster startCluster() {
     TestCluster started = TestCluster.start();
     started.installSnapshotCrds();
-    for (CustomResourceDefinition crd : groupCrds()) {
-      started.admin().resource(crd).create();
-      if (started.strict().isEmpty()) {
-        started
-            .admin()
-            .apiextensions()
-            .v1()
-            .customResourceDefinitions()
-            .resource(crd)
-            .waitUntilCondition(
-                c ->
-                    c.getStatus() != null
-                        && c.getStatus().getConditions().stream()
-                            .anyMatch(
-                                k ->
-                                    k.getType().equals("Established")
-                                        && k.getStatus().equals("True")),
-                30,
-                TimeUnit.SECONDS);
-      }
-    }
+    started.install(groupCrds());
     return started;
   }
 

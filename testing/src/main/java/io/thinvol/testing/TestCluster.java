@@ -102,7 +102,7 @@ public interface TestCluster extends AutoCloseable {
   }
 
   /** Creates the CRDs; on a real server, waits until they are served. */
-  private void install(List<CustomResourceDefinition> crds) {
+  default void install(List<CustomResourceDefinition> crds) {
     crds.forEach(crd -> admin().resource(crd).create());
     if (strict().isEmpty()) {
       for (CustomResourceDefinition crd : crds) {
