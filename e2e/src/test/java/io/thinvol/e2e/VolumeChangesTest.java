@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.thinvol.e2e.support.Claims;
 import io.thinvol.e2e.support.Host;
 import io.thinvol.e2e.support.Names;
@@ -106,13 +104,8 @@ class VolumeChangesTest extends E2eSteps {
         .apply(
             "volumeattributesclass.yaml",
             vars("name", "e2e-buffered", "driver", Names.DRIVER, "ioMode", "buffered"));
-    client()
-        .persistentVolumeClaims()
-        .inNamespace(Names.APPS)
-        .withName(ReclaimTest.DATA)
-        .patch(
-            PatchContext.of(PatchType.JSON_MERGE),
-            "{\"spec\":{\"volumeAttributesClassName\":\"e2e-buffered\"}}");
+    patchClaim(
+        ReclaimTest.DATA, Map.of("spec", Map.of("volumeAttributesClassName", "e2e-buffered")));
     Waits.untilTrue(
         "claim data's currentVolumeAttributesClassName to be e2e-buffered",
         RESIZE_LIMIT,
@@ -199,13 +192,8 @@ class VolumeChangesTest extends E2eSteps {
   }
 
   private static void resize(String claim, String size) {
-    client()
-        .persistentVolumeClaims()
-        .inNamespace(Names.APPS)
-        .withName(claim)
-        .patch(
-            PatchContext.of(PatchType.JSON_MERGE),
-            "{\"spec\":{\"resources\":{\"requests\":{\"storage\":\"" + size + "\"}}}}");
+    patchClaim(
+        claim, Map.of("spec", Map.of("resources", Map.of("requests", Map.of("storage", size)))));
   }
 
   private static void awaitCapacity(String claim, long bytes) {
