@@ -46,6 +46,11 @@ abstract class E2eSteps {
     return new Claims(client());
   }
 
+  /** The time since {@code startNanos} ({@link System#nanoTime}), for the step table. */
+  static String seconds(long startNanos) {
+    return String.format(java.util.Locale.ROOT, "%.1f s", (System.nanoTime() - startNanos) / 1e9);
+  }
+
   static void figure(String text) {
     world().steps().figure(text);
   }

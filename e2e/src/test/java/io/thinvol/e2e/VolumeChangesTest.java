@@ -64,7 +64,7 @@ class VolumeChangesTest extends E2eSteps {
     String ext4 =
         (online ? "online" : "offline (CAP_SYS_RESOURCE withheld), grown at pod start " + starts)
             + ": ext4 1Gi -> 2Gi in "
-            + InstallTest.seconds(start)
+            + seconds(start)
             + ", df "
             + size
             + " B";
@@ -84,7 +84,7 @@ class VolumeChangesTest extends E2eSteps {
     figure(
         ext4
             + "; online xfs 400Mi -> 800Mi in "
-            + InstallTest.seconds(start)
+            + seconds(start)
             + ", df "
             + xfsSize
             + " B");
@@ -129,7 +129,7 @@ class VolumeChangesTest extends E2eSteps {
         .isEqualTo(world().require("data.keep.sha256"));
     figure(
         "ioMode direct -> buffered in "
-            + InstallTest.seconds(start)
+            + seconds(start)
             + " with the pod running; loop "
             + loops.get(0).device()
             + " dio=0");
