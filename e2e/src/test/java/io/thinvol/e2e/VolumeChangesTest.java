@@ -81,13 +81,7 @@ class VolumeChangesTest extends E2eSteps {
     assertThat(pods().sha256("xfs-writer", "/data/file")).isEqualTo(xfsSum);
     pods().delete("xfs-writer");
     kube().describe("persistentvolumeclaim", Names.APPS, ReclaimTest.DATA);
-    figure(
-        ext4
-            + "; online xfs 400Mi -> 800Mi in "
-            + seconds(start)
-            + ", df "
-            + xfsSize
-            + " B");
+    figure(ext4 + "; online xfs 400Mi -> 800Mi in " + seconds(start) + ", df " + xfsSize + " B");
   }
 
   @Test
