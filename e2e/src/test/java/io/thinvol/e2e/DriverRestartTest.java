@@ -54,7 +54,7 @@ class DriverRestartTest extends E2eSteps {
                             p.getStatus().getContainerStatuses().stream()
                                 .allMatch(c -> Boolean.TRUE.equals(c.getReady())))
                     .findFirst());
-    String readyIn = InstallTest.seconds(start);
+    String readyIn = seconds(start);
     Waits.untilTrue(
         "the old node pod to be gone", RESTART_LIMIT, () -> NodePods.all(client()).size() == 1);
     assertThat(pods().sha256(writer, "/data/before-restart")).isEqualTo(before);
@@ -100,7 +100,7 @@ class DriverRestartTest extends E2eSteps {
         "the new operator to reconcile the StorageBackend",
         RESTART_LIMIT,
         () -> metric(operator, "thinvol_operator_reconciliations_total") >= 1);
-    String upgradedIn = InstallTest.seconds(start);
+    String upgradedIn = seconds(start);
     DaemonSet after = daemonSet();
     assertThat(after.getMetadata().getGeneration())
         .isEqualTo(daemonSet.getMetadata().getGeneration());

@@ -46,6 +46,11 @@ abstract class E2eSteps {
     return new Claims(client());
   }
 
+  /** The time since {@code startNanos} ({@link System#nanoTime}), for the step table. */
+  static String seconds(long startNanos) {
+    return String.format(java.util.Locale.ROOT, "%.1f s", (System.nanoTime() - startNanos) / 1e9);
+  }
+
   static void figure(String text) {
     world().steps().figure(text);
   }
@@ -87,15 +92,18 @@ abstract class E2eSteps {
   static void annotateClaim(String claim, String key, String value) {
     Map<String, Object> annotations = new java.util.HashMap<>();
     annotations.put(key, value);
+    patchClaim(claim, Map.of("metadata", Map.of("annotations", annotations)));
+  }
+
+  /** A JSON merge patch of a claim, as {@code kubectl patch --type merge}. */
+  static void patchClaim(String claim, Map<String, Object> patch) {
     client()
         .persistentVolumeClaims()
         .inNamespace(Names.APPS)
         .withName(claim)
         .patch(
             PatchContext.of(PatchType.JSON_MERGE),
-            client()
-                .getKubernetesSerialization()
-                .asJson(Map.of("metadata", Map.of("annotations", annotations))));
+            client().getKubernetesSerialization().asJson(patch));
   }
 
   static Map<String, String> vars(String... pairs) {

@@ -130,8 +130,4 @@ class InstallTest extends E2eSteps {
             + containers.size()
             + " Ready; Event Ready; 2 StorageClasses, VolumeSnapshotClass, VolumeGroupSnapshotClass");
   }
-
-  static String seconds(long startNanos) {
-    return String.format(java.util.Locale.ROOT, "%.1f s", (System.nanoTime() - startNanos) / 1e9);
-  }
 }

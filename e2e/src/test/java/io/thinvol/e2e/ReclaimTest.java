@@ -1,6 +1,7 @@
 package io.thinvol.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.data.Offset.offset;
 
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -98,9 +99,9 @@ class ReclaimTest extends E2eSteps {
     long pre = bytes(job, "preUsage");
     long post = bytes(job, "postUsage");
     assertThat(reclaimed).isEqualTo(pre - post).isGreaterThan((SCRATCH_MIB - 10) * MIB);
-    assertThat(pre).isCloseTo(before, org.assertj.core.data.Offset.offset(TOLERANCE));
-    assertThat(post).isCloseTo(after, org.assertj.core.data.Offset.offset(TOLERANCE));
-    assertThat(reclaimed).isCloseTo(before - after, org.assertj.core.data.Offset.offset(TOLERANCE));
+    assertThat(pre).isCloseTo(before, offset(TOLERANCE));
+    assertThat(post).isCloseTo(after, offset(TOLERANCE));
+    assertThat(reclaimed).isCloseTo(before - after, offset(TOLERANCE));
     kube()
         .awaitEvent("ReclaimSpaceJob", Names.APPS, "trim-data", "Started", Duration.ofSeconds(30));
     Event succeeded =
@@ -148,11 +149,11 @@ class ReclaimTest extends E2eSteps {
                     "status",
                     "lastSuccessfulTime")
                 .isPresent()) {
-              firstRuns.putIfAbsent("cron job", InstallTest.seconds(start));
+              firstRuns.putIfAbsent("cron job", seconds(start));
             }
             if (kube().events("PersistentVolumeClaim", Names.APPS, DATA).stream()
                 .anyMatch(e -> "SpaceReclaimed".equals(e.getReason()))) {
-              firstRuns.putIfAbsent("annotation", InstallTest.seconds(start));
+              firstRuns.putIfAbsent("annotation", seconds(start));
             }
             return firstRuns.size() == 2;
           });

@@ -36,7 +36,7 @@ class SnapshotTest extends E2eSteps {
             "volumesnapshot.yaml",
             vars("name", "data-snap", "claim", ReclaimTest.DATA, "class", Names.BACKEND));
     GenericKubernetesResource snapshot = awaitReady(Resources.VOLUME_SNAPSHOT, "data-snap");
-    String readyIn = InstallTest.seconds(start);
+    String readyIn = seconds(start);
     String content =
         (String) field(snapshot, "status", "boundVolumeSnapshotContentName").orElseThrow();
     String handle =
@@ -76,7 +76,7 @@ class SnapshotTest extends E2eSteps {
     pods().delete("restorer");
     figure(
         "restored claim mounted in "
-            + InstallTest.seconds(start)
+            + seconds(start)
             + "; sha256 "
             + sum.substring(0, 12)
             + "… equal to the source's");
@@ -104,7 +104,7 @@ class SnapshotTest extends E2eSteps {
             "volumegroupsnapshot.yaml",
             vars("name", "together", "class", Names.BACKEND, "group", GROUP));
     awaitReady(Resources.VOLUME_GROUP_SNAPSHOT, "together");
-    String readyIn = InstallTest.seconds(start);
+    String readyIn = seconds(start);
     List<GenericKubernetesResource> members =
         Resources.of(client(), Resources.VOLUME_SNAPSHOT)
             .inNamespace(Names.APPS)
@@ -174,7 +174,7 @@ class SnapshotTest extends E2eSteps {
     kube().describe("persistentvolumeclaim", Names.APPS, "clone");
     figure(
         "clone mounted in "
-            + InstallTest.seconds(start)
+            + seconds(start)
             + ", sha256 equal; its image allocates "
             + Host.allocatedBytes(image)
             + " B");

@@ -71,7 +71,7 @@ class UninstallTest extends E2eSteps {
     Resources.of(client(), Resources.VOLUME_ATTRIBUTES_CLASS)
         .withLabel(Names.INSTALLED_BY)
         .delete();
-    String usersGone = InstallTest.seconds(start);
+    String usersGone = seconds(start);
 
     // 2. the StorageBackend.
     long backendStart = System.nanoTime();
@@ -80,7 +80,7 @@ class UninstallTest extends E2eSteps {
         "StorageBackend " + Names.BACKEND + " to be deleted",
         DELETE_LIMIT,
         () -> get(Resources.STORAGE_BACKEND, null, Names.BACKEND) == null);
-    String backendGone = InstallTest.seconds(backendStart);
+    String backendGone = seconds(backendStart);
     kube().awaitEvent("StorageBackend", null, Names.BACKEND, "Deleted", Duration.ofSeconds(30));
 
     // 3. and 4. the operator (the CSV) and the CRDs.

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.thinvol.e2e.support.Claims;
 import io.thinvol.e2e.support.Host;
 import io.thinvol.e2e.support.Names;
@@ -66,7 +64,7 @@ class VolumeChangesTest extends E2eSteps {
     String ext4 =
         (online ? "online" : "offline (CAP_SYS_RESOURCE withheld), grown at pod start " + starts)
             + ": ext4 1Gi -> 2Gi in "
-            + InstallTest.seconds(start)
+            + seconds(start)
             + ", df "
             + size
             + " B";
@@ -83,13 +81,7 @@ class VolumeChangesTest extends E2eSteps {
     assertThat(pods().sha256("xfs-writer", "/data/file")).isEqualTo(xfsSum);
     pods().delete("xfs-writer");
     kube().describe("persistentvolumeclaim", Names.APPS, ReclaimTest.DATA);
-    figure(
-        ext4
-            + "; online xfs 400Mi -> 800Mi in "
-            + InstallTest.seconds(start)
-            + ", df "
-            + xfsSize
-            + " B");
+    figure(ext4 + "; online xfs 400Mi -> 800Mi in " + seconds(start) + ", df " + xfsSize + " B");
   }
 
   @Test
@@ -106,13 +98,8 @@ class VolumeChangesTest extends E2eSteps {
         .apply(
             "volumeattributesclass.yaml",
             vars("name", "e2e-buffered", "driver", Names.DRIVER, "ioMode", "buffered"));
-    client()
-        .persistentVolumeClaims()
-        .inNamespace(Names.APPS)
-        .withName(ReclaimTest.DATA)
-        .patch(
-            PatchContext.of(PatchType.JSON_MERGE),
-            "{\"spec\":{\"volumeAttributesClassName\":\"e2e-buffered\"}}");
+    patchClaim(
+        ReclaimTest.DATA, Map.of("spec", Map.of("volumeAttributesClassName", "e2e-buffered")));
     Waits.untilTrue(
         "claim data's currentVolumeAttributesClassName to be e2e-buffered",
         RESIZE_LIMIT,
@@ -136,7 +123,7 @@ class VolumeChangesTest extends E2eSteps {
         .isEqualTo(world().require("data.keep.sha256"));
     figure(
         "ioMode direct -> buffered in "
-            + InstallTest.seconds(start)
+            + seconds(start)
             + " with the pod running; loop "
             + loops.get(0).device()
             + " dio=0");
@@ -199,13 +186,8 @@ class VolumeChangesTest extends E2eSteps {
   }
 
   private static void resize(String claim, String size) {
-    client()
-        .persistentVolumeClaims()
-        .inNamespace(Names.APPS)
-        .withName(claim)
-        .patch(
-            PatchContext.of(PatchType.JSON_MERGE),
-            "{\"spec\":{\"resources\":{\"requests\":{\"storage\":\"" + size + "\"}}}}");
+    patchClaim(
+        claim, Map.of("spec", Map.of("resources", Map.of("requests", Map.of("storage", size)))));
   }
 
   private static void awaitCapacity(String claim, long bytes) {

@@ -1,9 +1,5 @@
 package io.thinvol.operator;
 
-import io.fabric8.kubernetes.api.model.PersistentVolume;
-import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -42,14 +38,13 @@ import org.slf4j.MDC;
 public class GroupSnapshotContentLabeller implements Reconciler<VolumeGroupSnapshotContent> {
 
   private static final Logger log = LoggerFactory.getLogger(GroupSnapshotContentLabeller.class);
-  private static final String BY_VOLUME_HANDLE = "volume-handle";
   private static final String BY_CLASS = "class";
 
   /** While a group waits to be made its class is looked at this often (another may finish). */
   static final Duration PENDING = Duration.ofSeconds(30);
 
   private final Events events;
-  private volatile InformerEventSource<PersistentVolume, VolumeGroupSnapshotContent> volumes;
+  private volatile SourceVolumes volumes;
   private volatile InformerEventSource<VolumeGroupSnapshotClass, VolumeGroupSnapshotContent>
       classes;
 
@@ -60,7 +55,13 @@ public class GroupSnapshotContentLabeller implements Reconciler<VolumeGroupSnaps
   @Override
   public List<EventSource<?, VolumeGroupSnapshotContent>> prepareEventSources(
       EventSourceContext<VolumeGroupSnapshotContent> context) {
-    context.getPrimaryCache().addIndexer(BY_VOLUME_HANDLE, GroupSnapshotContentNode::volumeHandles);
+    SourceVolumes.Registered<VolumeGroupSnapshotContent> registered =
+        SourceVolumes.register(
+            context,
+            VolumeGroupSnapshotContent.class,
+            "group-snapshot-source-volumes",
+            GroupSnapshotContentNode::volumeHandles);
+    volumes = registered.volumes();
     context
         .getPrimaryCache()
         .addIndexer(
@@ -70,26 +71,6 @@ public class GroupSnapshotContentLabeller implements Reconciler<VolumeGroupSnaps
                     .map(VolumeGroupSnapshotContent.Spec::getVolumeGroupSnapshotClassName)
                     .stream()
                     .toList());
-    volumes =
-        new InformerEventSource<>(
-            InformerEventSourceConfiguration.from(
-                    PersistentVolume.class, VolumeGroupSnapshotContent.class)
-                .withName("group-snapshot-source-volumes")
-                .withSecondaryToPrimaryMapper(
-                    volume ->
-                        SnapshotContentNode.volumeHandle(volume).stream()
-                            .flatMap(
-                                handle ->
-                                    context
-                                        .getPrimaryCache()
-                                        .byIndex(BY_VOLUME_HANDLE, handle)
-                                        .stream())
-                            .map(ResourceID::fromResource)
-                            .collect(Collectors.toSet()))
-                .build(),
-            context);
-    volumes.addIndexer(
-        BY_VOLUME_HANDLE, volume -> SnapshotContentNode.volumeHandle(volume).stream().toList());
     // A class made (or relabelled by someone else) after its groups: look at them again.
     classes =
         new InformerEventSource<>(
@@ -106,7 +87,7 @@ public class GroupSnapshotContentLabeller implements Reconciler<VolumeGroupSnaps
                             .collect(Collectors.toSet()))
                 .build(),
             context);
-    return List.of(volumes, classes);
+    return List.of(registered.eventSource(), classes);
   }
 
   @Override
@@ -117,9 +98,7 @@ public class GroupSnapshotContentLabeller implements Reconciler<VolumeGroupSnaps
     }
     MDC.put("volumegroupsnapshotcontent", content.getMetadata().getName());
     try {
-      Outcome outcome =
-          GroupSnapshotContentNode.decide(
-              content, handle -> volumes.byIndex(BY_VOLUME_HANDLE, handle));
+      Outcome outcome = GroupSnapshotContentNode.decide(content, volumes::withHandle);
       if (outcome.reason() != null) {
         log.warn("{}: {}", outcome.reason(), outcome.message());
         events.recurringWarning(content, outcome.reason(), outcome.message());
@@ -143,18 +122,9 @@ public class GroupSnapshotContentLabeller implements Reconciler<VolumeGroupSnaps
       VolumeGroupSnapshotContent content,
       String node,
       Context<VolumeGroupSnapshotContent> context) {
-    try {
-      context
-          .getClient()
-          .resource(content)
-          .patch(
-              PatchContext.of(PatchType.JSON_MERGE), SnapshotContentNode.labelPatch(content, node));
-    } catch (KubernetesClientException e) {
-      if (e.getCode() == 409) {
-        return UpdateControl.<VolumeGroupSnapshotContent>noUpdate()
-            .rescheduleAfter(SnapshotContentLabeller.CONFLICT);
-      }
-      throw e;
+    if (!NodeLabel.set(context.getClient(), content, node)) {
+      return UpdateControl.<VolumeGroupSnapshotContent>noUpdate()
+          .rescheduleAfter(SnapshotContentLabeller.CONFLICT);
     }
     log.info(
         "labelled {}={} for that node's csi-snapshotter", SnapshotContentNode.MANAGED_BY, node);
@@ -179,19 +149,9 @@ public class GroupSnapshotContentLabeller implements Reconciler<VolumeGroupSnaps
       if (groupClass != null
           && BackendNames.backendOfDriver(groupClass.getDriver()).isPresent()
           && !node.get().equals(label(groupClass))) {
-        try {
-          context
-              .getClient()
-              .resource(groupClass)
-              .patch(
-                  PatchContext.of(PatchType.JSON_MERGE),
-                  SnapshotContentNode.labelPatch(groupClass, node.get()));
-        } catch (KubernetesClientException e) {
-          if (e.getCode() == 409) {
-            return UpdateControl.<VolumeGroupSnapshotContent>noUpdate()
-                .rescheduleAfter(SnapshotContentLabeller.CONFLICT);
-          }
-          throw e;
+        if (!NodeLabel.set(context.getClient(), groupClass, node.get())) {
+          return UpdateControl.<VolumeGroupSnapshotContent>noUpdate()
+              .rescheduleAfter(SnapshotContentLabeller.CONFLICT);
         }
         log.info(
             "labelled VolumeGroupSnapshotClass {} {}={}: that node's group is made next",

@@ -1,28 +1,19 @@
 package io.thinvol.operator;
 
 import io.fabric8.kubernetes.api.model.PersistentVolume;
-import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
-import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
-import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
-import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.thinvol.api.kube.Events;
 import io.thinvol.operator.model.SnapshotContentNode;
 import io.thinvol.operator.model.SnapshotContentNode.Outcome;
 import io.thinvol.operator.model.VolumeSnapshotContent;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
-import java.util.function.Function;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
@@ -39,7 +30,6 @@ import org.slf4j.MDC;
 public class SnapshotContentLabeller implements Reconciler<VolumeSnapshotContent> {
 
   private static final Logger log = LoggerFactory.getLogger(SnapshotContentLabeller.class);
-  private static final String BY_VOLUME_HANDLE = "volume-handle";
 
   /** Besides the volume's own events: a content whose volume was deleted is retried this often. */
   static final Duration WAITING = Duration.ofMinutes(1);
@@ -48,7 +38,7 @@ public class SnapshotContentLabeller implements Reconciler<VolumeSnapshotContent
   static final Duration CONFLICT = Duration.ofSeconds(1);
 
   private final Events events;
-  private volatile InformerEventSource<PersistentVolume, VolumeSnapshotContent> volumes;
+  private volatile SourceVolumes volumes;
 
   SnapshotContentLabeller(Events events) {
     this.events = events;
@@ -57,33 +47,14 @@ public class SnapshotContentLabeller implements Reconciler<VolumeSnapshotContent
   @Override
   public List<EventSource<?, VolumeSnapshotContent>> prepareEventSources(
       EventSourceContext<VolumeSnapshotContent> context) {
-    context
-        .getPrimaryCache()
-        .addIndexer(BY_VOLUME_HANDLE, handles(SnapshotContentNode::volumeHandle));
-    volumes =
-        new InformerEventSource<>(
-            InformerEventSourceConfiguration.from(
-                    PersistentVolume.class, VolumeSnapshotContent.class)
-                .withName("snapshot-source-volumes")
-                .withSecondaryToPrimaryMapper(
-                    volume ->
-                        SnapshotContentNode.volumeHandle(volume).stream()
-                            .flatMap(
-                                handle ->
-                                    context
-                                        .getPrimaryCache()
-                                        .byIndex(BY_VOLUME_HANDLE, handle)
-                                        .stream())
-                            .map(ResourceID::fromResource)
-                            .collect(Collectors.toSet()))
-                .build(),
-            context);
-    volumes.addIndexer(BY_VOLUME_HANDLE, handles(SnapshotContentNode::volumeHandle));
-    return List.of(volumes);
-  }
-
-  private static <T> Function<T, List<String>> handles(Function<T, Optional<String>> handle) {
-    return object -> handle.apply(object).stream().toList();
+    SourceVolumes.Registered<VolumeSnapshotContent> registered =
+        SourceVolumes.register(
+            context,
+            VolumeSnapshotContent.class,
+            "snapshot-source-volumes",
+            content -> SnapshotContentNode.volumeHandle(content).stream().toList());
+    volumes = registered.volumes();
+    return List.of(registered.eventSource());
   }
 
   @Override
@@ -93,9 +64,7 @@ public class SnapshotContentLabeller implements Reconciler<VolumeSnapshotContent
     MDC.put("volumesnapshotcontent", name);
     try {
       List<PersistentVolume> sources =
-          SnapshotContentNode.volumeHandle(content)
-              .map(handle -> volumes.byIndex(BY_VOLUME_HANDLE, handle))
-              .orElse(List.of());
+          SnapshotContentNode.volumeHandle(content).map(volumes::withHandle).orElse(List.of());
       Outcome outcome = SnapshotContentNode.decide(content, sources);
       switch (outcome.action()) {
         case LABEL:
@@ -117,19 +86,9 @@ public class SnapshotContentLabeller implements Reconciler<VolumeSnapshotContent
 
   private static UpdateControl<VolumeSnapshotContent> label(
       VolumeSnapshotContent content, String node, Context<VolumeSnapshotContent> context) {
-    try {
-      // on the object read (no GET first): its name, and its resourceVersion in the patch
-      context
-          .getClient()
-          .resource(content)
-          .patch(
-              PatchContext.of(PatchType.JSON_MERGE), SnapshotContentNode.labelPatch(content, node));
-    } catch (KubernetesClientException e) {
-      if (e.getCode() == 409) {
-        log.debug("content changed while labelling it; reading it again");
-        return UpdateControl.<VolumeSnapshotContent>noUpdate().rescheduleAfter(CONFLICT);
-      }
-      throw e;
+    if (!NodeLabel.set(context.getClient(), content, node)) {
+      log.debug("content changed while labelling it; reading it again");
+      return UpdateControl.<VolumeSnapshotContent>noUpdate().rescheduleAfter(CONFLICT);
     }
     log.info(
         "labelled {}={} for that node's csi-snapshotter", SnapshotContentNode.MANAGED_BY, node);

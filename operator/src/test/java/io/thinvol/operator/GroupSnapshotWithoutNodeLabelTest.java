@@ -45,7 +45,11 @@ class GroupSnapshotWithoutNodeLabelTest extends MockClusterTest {
   TestCluster startCluster() {
     TestCluster started = TestCluster.start();
     started.installSnapshotCrds();
+<<<<<<< HEAD
     started.installGroupSnapshotCrds();
+=======
+    started.install(groupCrds());
+>>>>>>> h/e2e
     return started;
   }
 

@@ -168,7 +168,7 @@ public interface TestCluster extends AutoCloseable {
   }
 
   /** Creates the CRDs and waits until they are served (Established). */
-  private void install(List<CustomResourceDefinition> crds) {
+  default void install(List<CustomResourceDefinition> crds) {
     crds.forEach(crd -> admin().resource(crd).create());
     for (CustomResourceDefinition crd : crds) {
       admin()

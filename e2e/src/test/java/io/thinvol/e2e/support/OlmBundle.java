@@ -1,7 +1,5 @@
 package io.thinvol.e2e.support;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -9,25 +7,17 @@ import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
-import io.fabric8.kubernetes.api.model.apps.DeploymentSpec;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
-import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
 import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
+import io.fabric8.kubernetes.api.model.rbac.Subject;
+import io.fabric8.kubernetes.api.model.rbac.SubjectBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Stream;
 
 /**
  * Installs the operator from {@code bundle/manifests} as OLM does for an AllNamespaces install: the
@@ -44,70 +34,81 @@ public final class OlmBundle {
 
   private final Kube kube;
   private final KubernetesClient client;
-  private final Path manifests;
+  private final BundleManifests bundle;
 
   public OlmBundle(Kube kube, Path repository) {
     this.kube = kube;
     this.client = kube.client();
-    this.manifests = repository.resolve("bundle/manifests");
+    this.bundle = new BundleManifests(kube.client(), repository.resolve("bundle/manifests"));
   }
 
   /** What an install created, for the step table. */
   public record Installed(int crds, int clusterRules, int namespaceRules, String deployment) {}
 
   public Installed install(String image, String driverImage) {
-    List<CustomResourceDefinition> crds = crds();
+    List<CustomResourceDefinition> crds = bundle.crds();
     crds.forEach(kube::apply);
     crds.forEach(this::awaitEstablished);
-    GenericKubernetesResource csv = csv();
-    Map<String, Object> install =
-        map(map(csv.getAdditionalProperties().get("spec")).get("install"));
-    Map<String, Object> strategy = map(install.get("spec"));
-    kube.apply(suggestedNamespace(csv));
-    String prefix = csv.getMetadata().getName();
+    Namespace namespace = bundle.suggestedNamespace();
+    if (!Names.OPERATOR.equals(namespace.getMetadata().getName())) {
+      throw new AssertionError(
+          "the CSV suggests namespace "
+              + namespace.getMetadata().getName()
+              + ", the suite expects "
+              + Names.OPERATOR);
+    }
+    kube.apply(namespace);
     int clusterRules = 0;
-    for (Map<String, Object> grant : list(strategy.get("clusterPermissions"))) {
-      String account = serviceAccount(grant);
-      List<PolicyRule> rules = rules(grant);
-      clusterRules += rules.size();
-      String name = prefix + "-" + account;
-      kube.apply(new ClusterRoleBuilder().withMetadata(meta(name, null)).withRules(rules).build());
+    for (BundleManifests.Grant grant : bundle.clusterPermissions()) {
+      String name = roleName(grant);
+      kube.apply(
+          new ClusterRoleBuilder().withMetadata(meta(name, null)).withRules(grant.rules()).build());
       kube.apply(
           new ClusterRoleBindingBuilder()
               .withMetadata(meta(name, null))
               .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", name)
-              .addNewSubject()
-              .withKind("ServiceAccount")
-              .withName(account)
-              .withNamespace(Names.OPERATOR)
-              .endSubject()
+              .withSubjects(subject(grant))
               .build());
+      clusterRules += grant.rules().size();
     }
     int namespaceRules = 0;
-    for (Map<String, Object> grant : list(strategy.get("permissions"))) {
-      String account = serviceAccount(grant);
-      List<PolicyRule> rules = rules(grant);
-      namespaceRules += rules.size();
-      String name = prefix + "-" + account;
+    for (BundleManifests.Grant grant : bundle.permissions()) {
+      String name = roleName(grant);
       kube.apply(
-          new RoleBuilder().withMetadata(meta(name, Names.OPERATOR)).withRules(rules).build());
+          new RoleBuilder()
+              .withMetadata(meta(name, Names.OPERATOR))
+              .withRules(grant.rules())
+              .build());
       kube.apply(
           new RoleBindingBuilder()
               .withMetadata(meta(name, Names.OPERATOR))
               .withNewRoleRef("rbac.authorization.k8s.io", "Role", name)
-              .addNewSubject()
-              .withKind("ServiceAccount")
-              .withName(account)
-              .withNamespace(Names.OPERATOR)
-              .endSubject()
+              .withSubjects(subject(grant))
               .build());
+      namespaceRules += grant.rules().size();
     }
-    List<Map<String, Object>> deployments = list(strategy.get("deployments"));
-    Deployment deployment = deployment(deployments.get(0), image, driverImage);
+    Deployment deployment = deployment(bundle.deployments().get(0), image, driverImage);
     kube.apply(deployment);
     awaitAvailable(deployment.getMetadata().getName());
     return new Installed(
         crds.size(), clusterRules, namespaceRules, deployment.getMetadata().getName());
+  }
+
+  /** OLM's name for a grant's (Cluster)Role and binding: the CSV's and the account's. */
+  private String roleName(BundleManifests.Grant grant) {
+    kube.apply(
+        new ServiceAccountBuilder()
+            .withMetadata(meta(grant.serviceAccount(), Names.OPERATOR))
+            .build());
+    return bundle.csvName() + "-" + grant.serviceAccount();
+  }
+
+  private static Subject subject(BundleManifests.Grant grant) {
+    return new SubjectBuilder()
+        .withKind("ServiceAccount")
+        .withName(grant.serviceAccount())
+        .withNamespace(Names.OPERATOR)
+        .build();
   }
 
   /** Replaces the operator's image, as a new CSV of another release would. */
@@ -152,7 +153,7 @@ public final class OlmBundle {
     client.rbac().roleBindings().inNamespace(Names.OPERATOR).withLabel(Names.INSTALLED_BY).delete();
     client.rbac().roles().inNamespace(Names.OPERATOR).withLabel(Names.INSTALLED_BY).delete();
     client.serviceAccounts().inNamespace(Names.OPERATOR).withLabel(Names.INSTALLED_BY).delete();
-    List<CustomResourceDefinition> crds = crds();
+    List<CustomResourceDefinition> crds = bundle.crds();
     crds.forEach(crd -> client.resource(crd).delete());
     Waits.untilTrue(
         "the bundle's CRDs to be gone",
@@ -170,60 +171,16 @@ public final class OlmBundle {
                             == null));
   }
 
-  private List<CustomResourceDefinition> crds() {
-    return items().stream()
-        .filter(CustomResourceDefinition.class::isInstance)
-        .map(CustomResourceDefinition.class::cast)
-        .toList();
-  }
-
-  private GenericKubernetesResource csv() {
-    return items().stream()
-        .filter(o -> "ClusterServiceVersion".equals(o.getKind()))
-        .map(GenericKubernetesResource.class::cast)
-        .findFirst()
-        .orElseThrow(() -> new AssertionError("no ClusterServiceVersion in " + manifests));
-  }
-
-  private List<HasMetadata> items() {
-    List<HasMetadata> items = new ArrayList<>();
-    try (Stream<Path> files = Files.list(manifests)) {
-      for (Path file : files.sorted().toList()) {
-        try (InputStream in = Files.newInputStream(file)) {
-          items.addAll(client.load(in).items());
-        }
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return items;
-  }
-
-  private Namespace suggestedNamespace(GenericKubernetesResource csv) {
-    String template =
-        csv.getMetadata().getAnnotations().get("operatorframework.io/suggested-namespace-template");
-    Namespace namespace = serialization().unmarshal(template, Namespace.class);
-    if (!Names.OPERATOR.equals(namespace.getMetadata().getName())) {
-      throw new AssertionError(
-          "the CSV suggests namespace "
-              + namespace.getMetadata().getName()
-              + ", the suite expects "
-              + Names.OPERATOR);
-    }
-    return namespace;
-  }
-
-  private Deployment deployment(Map<String, Object> entry, String image, String driverImage) {
-    DeploymentSpec spec = serialization().convertValue(entry.get("spec"), DeploymentSpec.class);
-    @SuppressWarnings("unchecked")
-    Map<String, String> labels = (Map<String, String>) entry.getOrDefault("label", Map.of());
+  /** The CSV's Deployment verbatim, but for the operator's image and the driver's. */
+  private static Deployment deployment(
+      BundleManifests.DeploymentEntry entry, String image, String driverImage) {
     Deployment deployment =
         new DeploymentBuilder()
             .withMetadata(
-                new ObjectMetaBuilder(meta((String) entry.get("name"), Names.OPERATOR))
-                    .addToLabels(labels)
+                new ObjectMetaBuilder(meta(entry.name(), Names.OPERATOR))
+                    .addToLabels(entry.labels())
                     .build())
-            .withSpec(spec)
+            .withSpec(entry.spec())
             .build();
     return new DeploymentBuilder(deployment)
         .editSpec()
@@ -284,31 +241,5 @@ public final class OlmBundle {
         .withNamespace(namespace)
         .addToLabels(Names.INSTALLED_BY, "olm")
         .build();
-  }
-
-  private String serviceAccount(Map<String, Object> grant) {
-    String account = (String) grant.get("serviceAccountName");
-    kube.apply(new ServiceAccountBuilder().withMetadata(meta(account, Names.OPERATOR)).build());
-    return account;
-  }
-
-  private List<PolicyRule> rules(Map<String, Object> grant) {
-    return list(grant.get("rules")).stream()
-        .map(r -> serialization().convertValue(r, PolicyRule.class))
-        .toList();
-  }
-
-  private KubernetesSerialization serialization() {
-    return client.getKubernetesSerialization();
-  }
-
-  @SuppressWarnings("unchecked")
-  private static Map<String, Object> map(Object value) {
-    return (Map<String, Object>) value;
-  }
-
-  @SuppressWarnings("unchecked")
-  private static List<Map<String, Object>> list(Object value) {
-    return value == null ? List.of() : (List<Map<String, Object>>) value;
   }
 }
