@@ -45,11 +45,7 @@ class GroupSnapshotWithoutNodeLabelTest extends MockClusterTest {
   TestCluster startCluster() {
     TestCluster started = TestCluster.start();
     started.installSnapshotCrds();
-<<<<<<< HEAD
     started.installGroupSnapshotCrds();
-=======
-    started.install(groupCrds());
->>>>>>> h/e2e
     return started;
   }
 
@@ -164,8 +160,12 @@ class GroupSnapshotWithoutNodeLabelTest extends MockClusterTest {
                     .orElse(null));
     assertThat(warning.getReason()).isEqualTo("SourceNodesDiffer");
     assertThat(warning.getMessage()).contains("[node-a, node-b]");
-    assertThat(contents().withName("across").get().getMetadata().getLabels())
-        .isEqualTo(Map.of(SnapshotContentNode.MANAGED_BY, "node-a"));
+    // the Warning is posted before the label is patched
+    await(
+        "the content labelled for the first node",
+        () ->
+            Map.of(SnapshotContentNode.MANAGED_BY, "node-a")
+                .equals(contents().withName("across").get().getMetadata().getLabels()));
   }
 
   private String classLabel() {
