@@ -2,6 +2,7 @@ package io.thinvol.operator;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -43,6 +44,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -179,6 +181,16 @@ public class StorageBackendReconciler
     }
     Optional<UnsafeSpecChanges.Problem> unsafe =
         UnsafeSpecChanges.of(backend, volumesInUse.volumesOf(backend), clusterNodes::named);
+    if (unsafe.isEmpty() && !specApplied(backend)) {
+      // A volume created a moment before the change may not be in the caches yet, and the node
+      // pods would leave its node: a new spec is confirmed against the API server once.
+      KubernetesClient client = context.getClient();
+      unsafe =
+          UnsafeSpecChanges.of(
+              backend,
+              volumesInUse.confirmedVolumesOf(backend, client),
+              name -> Optional.ofNullable(client.nodes().withName(name).get()));
+    }
     if (unsafe.isPresent()) {
       return new Refusal(unsafe.get().reason(), unsafe.get().message());
     }
@@ -190,6 +202,12 @@ public class StorageBackendReconciler
               + "; rename the class in spec.storageClasses or remove the other one");
     }
     return null;
+  }
+
+  private static boolean specApplied(StorageBackend backend) {
+    return backend.getStatus() != null
+        && Objects.equals(
+            backend.getStatus().getObservedGeneration(), backend.getMetadata().getGeneration());
   }
 
   @Override

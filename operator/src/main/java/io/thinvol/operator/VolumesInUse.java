@@ -80,8 +80,13 @@ final class VolumesInUse {
     return named(
         backend,
         client.persistentVolumeClaims().inAnyNamespace().list().getItems().stream(),
-        client.persistentVolumes().list().getItems().stream()
-            .filter(volume -> backend.driverName().equals(driver(volume))));
+        confirmedVolumesOf(backend, client));
+  }
+
+  /** {@link #volumesOf} read from the API server, not the cache. */
+  Stream<PersistentVolume> confirmedVolumesOf(StorageBackend backend, KubernetesClient client) {
+    return client.persistentVolumes().list().getItems().stream()
+        .filter(volume -> backend.driverName().equals(driver(volume)));
   }
 
   private static List<String> named(
