@@ -14,6 +14,8 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
@@ -101,6 +103,27 @@ class SpaceMetricsTest {
     assertThat(scrape()).contains("thinvol_ready 0\n");
     driver.restoreDataDir();
     assertThat(scrape()).contains("thinvol_ready 1\n");
+  }
+
+  @Test
+  void everyMetricIsInTheDocsDriverTableAndEveryDocumentedOneIsServed() throws Exception {
+    driver = new DriverHarness();
+    http = driver.serveHttp();
+    Set<String> served = new TreeSet<>();
+    Matcher type = Pattern.compile("(?m)^# TYPE (\\S+) ").matcher(scrape());
+    while (type.find()) {
+      served.add(type.group(1));
+    }
+    String docs = Files.readString(Path.of("..", "docs", "monitoring.md"));
+    String table = docs.substring(docs.indexOf("### Driver metrics"), docs.indexOf("### Operator"));
+    Set<String> documented = new TreeSet<>();
+    Matcher row = Pattern.compile("(?m)^\\| `(thinvol_[a-z_]+)` \\|").matcher(table);
+    while (row.find()) {
+      documented.add(row.group(1));
+    }
+    assertThat(documented).containsAll(served);
+    documented.remove("thinvol_token_signing_keys"); // only with the TLS port
+    assertThat(served).containsAll(documented);
   }
 
   private Path image(String volumeId) {
