@@ -17,6 +17,8 @@ public class MonitoringSpec {
   public static final int DEFAULT_CRITICAL_PERCENT = 90;
   public static final int DEFAULT_FILL_PREDICTION_HOURS = 24;
   public static final int DEFAULT_PROMISED_PERCENT = 90;
+  public static final int MAX_DATA_DIR_PERCENT = 99;
+  public static final int MAX_FILL_PREDICTION_HOURS = 168;
 
   /** The CEL rule on the parent field that keeps the two usage thresholds in order. */
   public static final String ORDER_RULE =
@@ -31,7 +33,7 @@ public class MonitoringSpec {
           + " alert ThinvolDataDirUsageHigh.")
   @Default("75")
   @Min(1)
-  @Max(99)
+  @Max(MAX_DATA_DIR_PERCENT)
   private Integer dataDirWarningPercent;
 
   @JsonPropertyDescription(
@@ -39,7 +41,7 @@ public class MonitoringSpec {
           + " alert ThinvolDataDirUsageCritical. Above dataDirWarningPercent.")
   @Default("90")
   @Min(1)
-  @Max(99)
+  @Max(MAX_DATA_DIR_PERCENT)
   private Integer dataDirCriticalPercent;
 
   @JsonPropertyDescription(
@@ -47,7 +49,7 @@ public class MonitoringSpec {
           + " ThinvolDataDirFillingUp.")
   @Default("24")
   @Min(1)
-  @Max(168)
+  @Max(MAX_FILL_PREDICTION_HOURS)
   private Integer fillPredictionHours;
 
   @JsonPropertyDescription(

@@ -38,9 +38,20 @@ public record AlertThresholds(
    */
   public List<String> problems() {
     List<String> problems = new ArrayList<>();
-    inRange("dataDirWarningPercent", warningPercent, 1, 99, problems);
-    inRange("dataDirCriticalPercent", criticalPercent, 1, 99, problems);
-    inRange("fillPredictionHours", fillPredictionHours, 1, 168, problems);
+    inRange(
+        "dataDirWarningPercent", warningPercent, 1, MonitoringSpec.MAX_DATA_DIR_PERCENT, problems);
+    inRange(
+        "dataDirCriticalPercent",
+        criticalPercent,
+        1,
+        MonitoringSpec.MAX_DATA_DIR_PERCENT,
+        problems);
+    inRange(
+        "fillPredictionHours",
+        fillPredictionHours,
+        1,
+        MonitoringSpec.MAX_FILL_PREDICTION_HOURS,
+        problems);
     inRange("promisedCapacityWarningPercent", promisedPercent, 1, 100, problems);
     if (warningPercent >= criticalPercent) {
       problems.add("spec.monitoring." + MonitoringSpec.ORDER_MESSAGE);
