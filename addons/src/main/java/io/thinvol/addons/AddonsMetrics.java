@@ -21,7 +21,15 @@ public final class AddonsMetrics {
 
   private record NextRun(String source, long epochSeconds) {}
 
-  private record Last(boolean succeeded, long reclaimedBytes, long completedEpochSeconds) {}
+  /**
+   * @param consecutiveFailures failed jobs of the PVC since its last success: an alert tells one
+   *     failure (a node restarting) from a PVC whose reclaims keep failing
+   */
+  private record Last(
+      boolean succeeded,
+      long reclaimedBytes,
+      long completedEpochSeconds,
+      int consecutiveFailures) {}
 
   private final Map<JobKey, LongAdder> jobs = new ConcurrentHashMap<>();
   private final LongAdder reclaimedBytes = new LongAdder();
@@ -47,9 +55,14 @@ public final class AddonsMetrics {
     if (succeeded && reclaimed > 0) {
       reclaimedBytes.add(reclaimed);
     }
-    lastByPvc.put(
+    lastByPvc.merge(
         labels("namespace", namespace, "persistentvolumeclaim", pvc),
-        new Last(succeeded, reclaimed, completedEpochSeconds));
+        new Last(succeeded, reclaimed, completedEpochSeconds, succeeded ? 0 : 1),
+        (before, now) ->
+            succeeded
+                ? now
+                : new Last(
+                    false, reclaimed, completedEpochSeconds, before.consecutiveFailures() + 1));
   }
 
   /** A PVC on an annotation schedule, and when it runs next. */
@@ -89,6 +102,13 @@ public final class AddonsMetrics {
     header(
         out, "last_result", "1 when the latest job of a PVC succeeded, 0 when it failed.", "gauge");
     last.forEach((labels, l) -> sample(out, "last_result", labels, l.succeeded() ? 1 : 0));
+    header(
+        out,
+        "consecutive_failures",
+        "Jobs of a PVC that failed in a row since its last success.",
+        "gauge");
+    last.forEach(
+        (labels, l) -> sample(out, "consecutive_failures", labels, l.consecutiveFailures()));
     header(out, "last_reclaimed_bytes", "Bytes the latest job of a PVC reclaimed.", "gauge");
     last.forEach((labels, l) -> sample(out, "last_reclaimed_bytes", labels, l.reclaimedBytes()));
     header(

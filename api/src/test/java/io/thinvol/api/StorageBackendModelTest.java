@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaProps;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.thinvol.api.v1alpha1.MonitoringSpec;
 import io.thinvol.api.v1alpha1.SparseFileSpec;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.api.v1alpha1.StorageClassSpec;
@@ -81,6 +82,14 @@ class StorageBackendModelTest {
                 .getDefault()
                 .asText())
         .isEqualTo("@weekly");
+    JSONSchemaProps monitoring = spec.getProperties().get("monitoring");
+    assertThat(monitoring.getXKubernetesValidations())
+        .extracting(r -> r.getRule())
+        .containsExactly(MonitoringSpec.ORDER_RULE);
+    assertThat(monitoring.getProperties().get("dataDirWarningPercent").getDefault().asInt())
+        .isEqualTo(MonitoringSpec.DEFAULT_WARNING_PERCENT);
+    assertThat(monitoring.getProperties().get("dataDirCriticalPercent").getMaximum())
+        .isEqualTo(99.0);
     assertDescribed("spec", spec);
   }
 

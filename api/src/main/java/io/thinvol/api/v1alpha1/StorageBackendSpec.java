@@ -71,6 +71,12 @@ public class StorageBackendSpec {
   @Default("INFO")
   private LogLevel logLevel;
 
+  @JsonPropertyDescription(
+      "Thresholds of this backend's alerts, where the operator creates them (clusters serving"
+          + " monitoring.coreos.com/v1). Default: the values below.")
+  @ValidationRule(value = MonitoringSpec.ORDER_RULE, message = MonitoringSpec.ORDER_MESSAGE)
+  private MonitoringSpec monitoring;
+
   /** Log levels of the driver. */
   public enum LogLevel {
     ERROR,
@@ -166,5 +172,13 @@ public class StorageBackendSpec {
 
   public void setLogLevel(LogLevel logLevel) {
     this.logLevel = logLevel;
+  }
+
+  public MonitoringSpec getMonitoring() {
+    return monitoring;
+  }
+
+  public void setMonitoring(MonitoringSpec monitoring) {
+    this.monitoring = monitoring;
   }
 }

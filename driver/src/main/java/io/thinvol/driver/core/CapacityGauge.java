@@ -44,6 +44,7 @@ final class CapacityGauge {
   private int volumeCount;
   private long snapshotBytes;
   private volatile long diskBytes;
+  private volatile long imageBytes;
   private volatile long measuredAt;
 
   CapacityGauge(DriverConfig config, DataLayout layout, Catalog catalog, HostTools host) {
@@ -74,6 +75,20 @@ final class CapacityGauge {
       long available = available();
       return new Capacity(available, available);
     }
+  }
+
+  /** The sizes of the volumes, reserved ones included: what this node promised. */
+  synchronized long promisedBytes() {
+    return volumeBytes;
+  }
+
+  /**
+   * The bytes every image (volume or snapshot) occupies on the disk, as last measured: at most a
+   * few seconds old, so a scrape never stats a thousand images more often than the gauge does.
+   */
+  long imageBytes() {
+    refreshIfStale();
+    return imageBytes;
   }
 
   /**
@@ -184,6 +199,7 @@ final class CapacityGauge {
           .forEach(images::add);
       long occupied =
           host.stats().allocatedBytes(images).values().stream().mapToLong(Long::longValue).sum();
+      imageBytes = occupied;
       diskBytes = layout.root().toFile().getUsableSpace() + occupied;
       measuredAt = System.nanoTime();
     }

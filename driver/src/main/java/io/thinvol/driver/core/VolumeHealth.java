@@ -5,6 +5,11 @@ import io.thinvol.driver.host.HostTools;
 import io.thinvol.driver.store.DataLayout;
 import io.thinvol.driver.store.VolumeRecord;
 import java.io.File;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -27,6 +32,37 @@ public final class VolumeHealth {
   public String dataDirProblem(String volumeId) {
     File image = layout.volumeImage(volumeId).toFile();
     return dataDir.imageProblem(image.toPath(), image.length());
+  }
+
+  /**
+   * How many of {@code volumes} have an abnormal condition ({@link View#problem}), for the metric:
+   * the data dir is read once, and the images' allocated bytes only while it is full.
+   */
+  public int abnormalCount(List<VolumeRecord> volumes) {
+    DataDirHealth.State state = dataDir.state();
+    if (state.unusable() != null) {
+      return volumes.size();
+    }
+    int abnormal = 0;
+    Map<Path, Long> intact = new HashMap<>();
+    for (VolumeRecord volume : volumes) {
+      File image = layout.volumeImage(volume.id()).toFile();
+      long length = image.isFile() ? image.length() : -1;
+      if (length < volume.sizeBytes()) {
+        abnormal++;
+      } else if (state.full()) {
+        intact.put(image.toPath(), length);
+      }
+    }
+    if (!intact.isEmpty()) {
+      Map<Path, Long> allocated = host.stats().allocatedBytes(new ArrayList<>(intact.keySet()));
+      for (Map.Entry<Path, Long> image : intact.entrySet()) {
+        if (allocated.getOrDefault(image.getKey(), 0L) < image.getValue()) {
+          abnormal++;
+        }
+      }
+    }
+    return abnormal;
   }
 
   /** A view for one call: the attached loop devices are read once, not once per volume. */

@@ -88,6 +88,16 @@ public final class VolumeManager {
     return capacity.current();
   }
 
+  /** The sizes of this node's volumes: the bytes it promised. */
+  public long promisedBytes() {
+    return capacity.promisedBytes();
+  }
+
+  /** The bytes the node's images (volumes and snapshots) occupy on the disk. */
+  public long allocatedBytes() {
+    return capacity.imageBytes();
+  }
+
   /** Creates a volume; copying its content source must fit in {@code budget}. */
   public VolumeRecord create(VolumeSpec spec, Duration budget) {
     try (OperationLocks.Held name =

@@ -6,7 +6,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.DoubleSupplier;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * The driver's metrics in Prometheus' text format. Hand-rolled on purpose: a handful of counters
@@ -21,7 +23,7 @@ public final class Metrics {
   private final ConcurrentMap<String, LongAdder> calls = new ConcurrentHashMap<>();
   private final ConcurrentMap<String, Histogram> durations = new ConcurrentHashMap<>();
   private final ConcurrentMap<String, LongAdder> reclaimed = new ConcurrentHashMap<>();
-  private final Map<String, LongSupplier> gauges = new TreeMap<>();
+  private final Map<String, Supplier<String>> gauges = new TreeMap<>();
 
   /** Records one finished RPC. */
   public void call(String method, String code, long nanos) {
@@ -38,7 +40,12 @@ public final class Metrics {
 
   /** A value read at scrape time, e.g. the number of volumes. */
   public synchronized void gauge(String name, LongSupplier value) {
-    gauges.put(name, value);
+    gauges.put(name, () -> Long.toString(value.getAsLong()));
+  }
+
+  /** A value with a fraction read at scrape time, e.g. a configured ratio. */
+  public synchronized void decimalGauge(String name, DoubleSupplier value) {
+    gauges.put(name, () -> Double.toString(value.getAsDouble()));
   }
 
   /** The exposition, metric by metric. */
@@ -75,7 +82,7 @@ public final class Metrics {
     gauges.forEach(
         (name, value) -> {
           out.append("# TYPE ").append(name).append(" gauge\n");
-          out.append(name).append(' ').append(value.getAsLong()).append('\n');
+          out.append(name).append(' ').append(value.get()).append('\n');
         });
     return out.toString();
   }

@@ -143,6 +143,13 @@ public final class Driver implements AutoCloseable {
     metrics.gauge("thinvol_capacity_available_bytes", () -> volumes.capacity().availableBytes());
     metrics.gauge("thinvol_data_dir_available_bytes", () -> dataDir.state().availableBytes());
     metrics.gauge("thinvol_data_dir_full", () -> dataDir.state().full() ? 1 : 0);
+    metrics.gauge("thinvol_data_dir_size_bytes", () -> dataDir.state().totalBytes());
+    metrics.gauge("thinvol_provisioned_bytes", volumes::promisedBytes);
+    metrics.gauge("thinvol_allocated_bytes", volumes::allocatedBytes);
+    metrics.decimalGauge("thinvol_overprovision_ratio", config::overprovisionRatio);
+    metrics.gauge("thinvol_abnormal_volumes", () -> health.abnormalCount(catalog.volumes()));
+    // what /readyz answers, for an alert: a PodMonitor scrapes pods that are not ready too
+    metrics.gauge("thinvol_ready", () -> dataDir.state().problem() == null ? 1 : 0);
     List<ServerInterceptor> measured = List.of(new MetricsInterceptor(metrics));
 
     // One event loop thread moves the bytes of every endpoint; each has its own call threads.

@@ -2,6 +2,7 @@ package io.thinvol.operator.model;
 
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.api.v1alpha1.StorageClassSpec;
+import io.thinvol.operator.monitoring.AlertThresholds;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -48,6 +49,7 @@ public final class SpecProblems {
     if (defaults > 1) {
       problems.add(defaults + " StorageClasses are marked default; at most one may be");
     }
+    problems.addAll(AlertThresholds.of(backend).problems());
     for (StorageBackend other : others) {
       String otherDir = Effective.of(other).dataDir();
       if (!other.getMetadata().getName().equals(name)

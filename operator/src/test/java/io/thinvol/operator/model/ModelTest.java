@@ -362,4 +362,27 @@ class ModelTest {
         .containsExactly("spec.sparseFile.dataDir must not be inside the kubelet directory");
     assertThat(SpecProblems.of(FULL, List.of())).isEmpty();
   }
+
+  @Test
+  @DisplayName("Alert thresholds the schema would refuse are refused where it was not applied")
+  void badAlertThresholds() {
+    assertThat(
+            SpecProblems.of(
+                backend(
+                    "metadata:\n  name: x\nspec:\n  monitoring:\n"
+                        + "    dataDirWarningPercent: 95\n    dataDirCriticalPercent: 90\n"
+                        + "    fillPredictionHours: 0\n"),
+                List.of()))
+        .containsExactly(
+            "spec.monitoring.fillPredictionHours must be from 1 to 168, not 0",
+            "spec.monitoring.dataDirWarningPercent must be below dataDirCriticalPercent");
+    assertThat(
+            SpecProblems.of(
+                backend(
+                    "metadata:\n  name: x\nspec:\n  monitoring:\n    dataDirWarningPercent: 90\n"),
+                List.of()))
+        .as("against the default critical threshold, 90")
+        .containsExactly(
+            "spec.monitoring.dataDirWarningPercent must be below dataDirCriticalPercent");
+  }
 }
