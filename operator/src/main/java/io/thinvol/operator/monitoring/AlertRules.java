@@ -17,4 +17,9 @@ public final class AlertRules {
     return List.of(
         Map.of("name", "thinvol-" + backend.getMetadata().getName(), "rules", List.of()));
   }
+
+  /** The operator's and the reclaim alerts, shared by every backend. */
+  public static List<Map<String, Object>> operatorGroups() {
+    return List.of();
+  }
 }
