@@ -86,7 +86,7 @@ public final class OperatorRbac {
       // be limited to a name, nor (in a CSV) to another namespace.
       rules.add("", "configmaps", "create");
       rules.addNamed(
-          "", "configmaps", OpenShiftMonitoringModel.DASHBOARD, "get", "patch", "delete");
+          "", "configmaps", OpenShiftMonitoringModel.DASHBOARD, "get", "update", "delete");
       rules.addNamed(
           "rbac.authorization.k8s.io", "clusterroles", PrivilegedSccModel.CLUSTER_ROLE, "bind");
       rules.addNamed(

@@ -5,7 +5,6 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.Resource;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.operator.SharedObject;
 import io.thinvol.operator.model.Settings;
@@ -86,22 +85,19 @@ public final class SharedMonitoring {
 
   /**
    * Creates {@code desired} where missing, or writes its {@code content} over a differing one's (an
-   * older operator's rules, a person's edit); other fields and labels stay as they are.
+   * older operator's rules, a person's edit); other fields and labels stay as they are. The write
+   * carries the resourceVersion read: a concurrent change fails it, and the reconcile is retried.
    */
   private static <T extends HasMetadata, C> void ensure(
       KubernetesClient client, T desired, Function<T, C> content, BiConsumer<T, C> write) {
-    Resource<T> named = client.resource(desired);
     C wanted = content.apply(desired);
-    SharedObject.existingOrCreate(client, named, desired)
+    SharedObject.existingOrCreate(client, client.resource(desired), desired)
         .filter(actual -> !Objects.equals(content.apply(actual), wanted))
         .ifPresent(
             actual -> {
               log.info("updating {} {}", desired.getKind(), desired.getMetadata().getName());
-              named.edit(
-                  object -> {
-                    write.accept(object, wanted);
-                    return object;
-                  });
+              write.accept(actual, wanted);
+              client.resource(actual).update();
             });
   }
 
