@@ -12,6 +12,7 @@ import io.thinvol.operator.model.Settings;
 import io.thinvol.operator.monitoring.GrafanaDashboard;
 import io.thinvol.operator.monitoring.PodMonitor;
 import io.thinvol.testing.TestCluster;
+import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -110,16 +111,12 @@ class MonitoringOnOpenShiftTest extends MockClusterTest {
     namespaced(Role.class, "thinvol-prometheus-k8s");
     await(
         "the namespace labelled for privileged pods",
-        () ->
-            client
-                .namespaces()
-                .withName(NAMESPACE)
-                .get()
-                .getMetadata()
-                .getLabels()
-                .containsKey("pod-security.kubernetes.io/enforce"));
-    assertThat(client.namespaces().withName(NAMESPACE).get().getMetadata().getLabels())
-        .containsEntry(LABEL, "false");
+        () -> namespaceLabels().containsKey("pod-security.kubernetes.io/enforce"));
+    assertThat(namespaceLabels()).containsEntry(LABEL, "false");
+  }
+
+  private Map<String, String> namespaceLabels() {
+    return client.namespaces().withName(NAMESPACE).get().getMetadata().getLabels();
   }
 
   private ConfigMap dashboard() {
