@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.thinvol.api.Durations;
 import io.thinvol.operator.model.GroupSnapshotModel;
 import io.thinvol.operator.model.SnapshotMetadataService;
+import io.thinvol.operator.monitoring.MonitoringApi;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,9 +31,15 @@ import org.slf4j.LoggerFactory;
  *     external-snapshot-metadata sidecar reads
  * @param groupSnapshotApi the cluster serves the group snapshot CRDs in the version the
  *     csi-snapshotter reads
+ * @param monitoringApi the cluster serves the Prometheus Operator's PodMonitors and
+ *     PrometheusRules, which the operator makes
  */
 public record ClusterFacts(
-    boolean openShift, boolean snapshotApi, boolean snapshotMetadataApi, boolean groupSnapshotApi) {
+    boolean openShift,
+    boolean snapshotApi,
+    boolean snapshotMetadataApi,
+    boolean groupSnapshotApi,
+    boolean monitoringApi) {
 
   private static final Logger log = LoggerFactory.getLogger(ClusterFacts.class);
 
@@ -104,7 +111,8 @@ public record ClusterFacts(
             served,
             GroupSnapshotModel.API_VERSION,
             List.of("volumegroupsnapshotclasses"),
-            establishing));
+            establishing),
+        serves(client, served, MonitoringApi.API_VERSION, MonitoringApi.RESOURCES, establishing));
   }
 
   /**

@@ -17,6 +17,9 @@ import io.thinvol.operator.model.SnapshotMetadataModel;
 import io.thinvol.operator.model.SnapshotMetadataService;
 import io.thinvol.operator.model.VolumeGroupSnapshotClass;
 import io.thinvol.operator.model.VolumeSnapshotClass;
+import io.thinvol.operator.monitoring.MonitoringApi;
+import io.thinvol.operator.monitoring.PodMonitor;
+import io.thinvol.operator.monitoring.PrometheusRule;
 import java.util.List;
 
 /**
@@ -65,6 +68,18 @@ final class Leftovers {
     if (GroupSnapshotModel.deployed(settings)) {
       client
           .resources(VolumeGroupSnapshotClass.class)
+          .withLabel(Names.BACKEND_LABEL, name)
+          .delete();
+    }
+    if (MonitoringApi.deployed(settings)) {
+      client
+          .resources(PodMonitor.class)
+          .inNamespace(namespace)
+          .withLabel(Names.BACKEND_LABEL, name)
+          .delete();
+      client
+          .resources(PrometheusRule.class)
+          .inNamespace(namespace)
           .withLabel(Names.BACKEND_LABEL, name)
           .delete();
     }

@@ -66,7 +66,8 @@ public final class OperatorMain {
             audience,
             facts.snapshotMetadataApi(),
             Images.fromEnvironment(System::getenv),
-            facts.groupSnapshotApi());
+            facts.groupSnapshotApi(),
+            facts.monitoringApi());
     Path tokenFile =
         env("THINVOL_ADDONS_TOKEN_FILE").map(Path::of).orElse(ProjectedToken.DEFAULT_FILE);
     GrpcReclaimCaller caller =

@@ -13,6 +13,7 @@ import io.thinvol.operator.health.HealthServer;
 import io.thinvol.operator.health.InformerHealth;
 import io.thinvol.operator.model.GroupSnapshotModel;
 import io.thinvol.operator.model.Settings;
+import io.thinvol.operator.monitoring.NodePodsGauge;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -79,7 +80,9 @@ public final class OperatorRunner implements AutoCloseable {
               tuning.accept(overrider);
             });
     Clock clock = Clock.systemUTC();
-    operator.register(new StorageBackendReconciler(settings, clock, new Events(client, clock)));
+    NodePodsGauge nodePods = new NodePodsGauge();
+    operator.register(
+        new StorageBackendReconciler(settings, clock, new Events(client, clock), nodePods));
     if (settings.snapshotApi()) {
       operator.register(new SnapshotContentLabeller(new Events(client, clock)));
     }
@@ -97,12 +100,13 @@ public final class OperatorRunner implements AutoCloseable {
                 healthPort,
                 new InformerHealth(() -> unhealthyEventSources(operator), clock),
                 () -> operator.getRuntimeInfo().isStarted(),
-                () -> metrics.render() + addons.metrics().render());
+                () -> metrics.render() + nodePods.render() + addons.metrics().render());
     log.info(
-        "operator started in namespace {} (OpenShift: {}, snapshot API: {})",
+        "operator started in namespace {} (OpenShift: {}, snapshot API: {}, monitoring API: {})",
         settings.namespace(),
         settings.openShift(),
-        settings.snapshotApi());
+        settings.snapshotApi(),
+        settings.monitoringApi());
     return new OperatorRunner(operator, http, addons, stopping);
   }
 

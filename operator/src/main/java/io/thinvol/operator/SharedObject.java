@@ -10,10 +10,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A cluster-scoped object that serves every backend and so is owned by none, reached by its fixed
- * name only: the operator's RBAC names it (create alone cannot be limited to a name).
+ * An object that serves every backend and so is owned by none, reached by its fixed name only: the
+ * operator's RBAC names the cluster-scoped ones (create alone cannot be limited to a name).
  */
-final class SharedObject {
+public final class SharedObject {
 
   private static final Logger log = LoggerFactory.getLogger(SharedObject.class);
 
@@ -22,7 +22,7 @@ final class SharedObject {
   /**
    * The object as it is, or empty when it was missing and {@code desired} has just been created.
    */
-  static <T extends HasMetadata> Optional<T> existingOrCreate(
+  public static <T extends HasMetadata> Optional<T> existingOrCreate(
       KubernetesClient client, Resource<T> named, T desired) {
     T actual = named.get();
     if (actual != null) {

@@ -20,10 +20,13 @@ import io.thinvol.api.kube.Events;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.api.v1alpha1.StorageBackendStatus;
 import io.thinvol.operator.dependent.AddonsTlsSecretDependent;
+import io.thinvol.operator.dependent.AlertRulesDependent;
 import io.thinvol.operator.dependent.CsiDriverDependent;
 import io.thinvol.operator.dependent.Dependents;
+import io.thinvol.operator.dependent.MonitoringApiServed;
 import io.thinvol.operator.dependent.NodeDaemonSetDependent;
 import io.thinvol.operator.dependent.NodeNetworkPolicyDependent;
+import io.thinvol.operator.dependent.NodePodMonitorDependent;
 import io.thinvol.operator.dependent.NodeRoleBindingDependent;
 import io.thinvol.operator.dependent.NodeRoleDependent;
 import io.thinvol.operator.dependent.NodeServiceAccountDependent;
@@ -39,6 +42,8 @@ import io.thinvol.operator.model.Settings;
 import io.thinvol.operator.model.SpecProblems;
 import io.thinvol.operator.model.StatusModel;
 import io.thinvol.operator.model.UnsafeSpecChanges;
+import io.thinvol.operator.monitoring.NodePodsGauge;
+import io.thinvol.operator.monitoring.SharedMonitoring;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -93,6 +98,14 @@ import org.slf4j.LoggerFactory;
           activationCondition = SnapshotMetadataApi.class,
           dependsOn = {"snapshot-metadata-tls", "snapshot-metadata-endpoint"}),
       @Dependent(
+          name = "node-pod-monitor",
+          type = NodePodMonitorDependent.class,
+          activationCondition = MonitoringApiServed.class),
+      @Dependent(
+          name = "alert-rules",
+          type = AlertRulesDependent.class,
+          activationCondition = MonitoringApiServed.class),
+      @Dependent(
           name = "storage-classes",
           type = StorageClassesDependent.class,
           dependsOn = "csi-driver")
@@ -121,11 +134,18 @@ public class StorageBackendReconciler
   private final NodePodsTeardown nodePodsTeardown;
   private final RolloutProgress rollouts = new RolloutProgress();
   private final StatusAnnouncements announcements;
+  private final SharedMonitoring sharedMonitoring = new SharedMonitoring();
+  private final NodePodsGauge nodePods;
 
-  public StorageBackendReconciler(Settings settings, Clock clock, Events events) {
+  /**
+   * @param nodePods told each backend's node pods as its DaemonSet's status says
+   */
+  public StorageBackendReconciler(
+      Settings settings, Clock clock, Events events, NodePodsGauge nodePods) {
     this.settings = settings;
     this.clock = clock;
     this.events = events;
+    this.nodePods = nodePods;
     this.nodePodsTeardown = new NodePodsTeardown(clock);
     this.announcements = new StatusAnnouncements(events);
   }
@@ -141,12 +161,15 @@ public class StorageBackendReconciler
     } else {
       NamespaceSecurity.ensure(context.getClient(), settings);
       NodeClusterRole.ensure(context.getClient(), settings);
+      sharedMonitoring.ensure(context.getClient(), settings);
       // Every backend's node pods, those of one whose deletion waits too: they still run.
       nodeBindings.bind(
           context.getClient(), settings, () -> context.getPrimaryCache().list().toList());
       Dependents.provide(context, settings);
       context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();
       Instant now = clock.instant();
+      nodePods.record(
+          backend.getMetadata().getName(), context.getSecondaryResource(DaemonSet.class));
       status =
           rollouts.judge(
               backend,
@@ -275,6 +298,9 @@ public class StorageBackendReconciler
     Leftovers.remove(context.getClient(), backend, settings);
     nodeBindings.unbind(
         context.getClient(), settings, backend, () -> context.getPrimaryCache().list().toList());
+    sharedMonitoring.removed(
+        context.getClient(), settings, backend, () -> context.getPrimaryCache().list().toList());
+    nodePods.forget(backend.getMetadata().getName());
     events.normal(backend, "Deleted", "no volume uses it any more; its objects are removed");
     rollouts.forget(backend);
     return DeleteControl.defaultDelete();

@@ -30,7 +30,9 @@ class ClusterFactsTest {
           "groupsnapshot.storage.k8s.io/v1",
           List.of("volumegroupsnapshotclasses", "volumegroupsnapshotcontents"),
           "groupsnapshot.storage.k8s.io/v1beta1",
-          List.of("volumegroupsnapshotclasses", "volumegroupsnapshotcontents"));
+          List.of("volumegroupsnapshotclasses", "volumegroupsnapshotcontents"),
+          "monitoring.coreos.com/v1",
+          List.of("podmonitors", "servicemonitors", "prometheusrules", "alertmanagers"));
 
   /** Groups served ({@code group} or {@code group/version}), each version with its resources. */
   private void groups(String... names) {
@@ -56,36 +58,49 @@ class ClusterFactsTest {
   @Test
   void openShiftWithSnapshots() {
     groups("apps", "security.openshift.io", "snapshot.storage.k8s.io/v1");
-    assertThat(ClusterFacts.of(client)).isEqualTo(new ClusterFacts(true, true, false, false));
+    assertThat(ClusterFacts.of(client))
+        .isEqualTo(new ClusterFacts(true, true, false, false, false));
   }
 
   @Test
   void plainKubernetesWithoutSnapshotCrds() {
     groups("apps", "storage.k8s.io");
-    assertThat(ClusterFacts.of(client)).isEqualTo(new ClusterFacts(false, false, false, false));
+    assertThat(ClusterFacts.of(client))
+        .isEqualTo(new ClusterFacts(false, false, false, false, false));
   }
 
   @Test
   void snapshotMetadataServicesInTheSidecarsVersion() {
     groups("snapshot.storage.k8s.io/v1", "cbt.storage.k8s.io/v1beta1");
-    assertThat(ClusterFacts.of(client)).isEqualTo(new ClusterFacts(false, true, true, false));
+    assertThat(ClusterFacts.of(client))
+        .isEqualTo(new ClusterFacts(false, true, true, false, false));
   }
 
   @Test
   void snapshotMetadataServicesOnlyInAnOlderVersion() {
     groups("snapshot.storage.k8s.io/v1", "cbt.storage.k8s.io/v1alpha1");
-    assertThat(ClusterFacts.of(client)).isEqualTo(new ClusterFacts(false, true, false, false));
+    assertThat(ClusterFacts.of(client))
+        .isEqualTo(new ClusterFacts(false, true, false, false, false));
   }
 
   @Test
   void groupSnapshotsInTheSnapshottersVersion() {
     groups("snapshot.storage.k8s.io/v1", "groupsnapshot.storage.k8s.io/v1");
-    assertThat(ClusterFacts.of(client)).isEqualTo(new ClusterFacts(false, true, false, true));
+    assertThat(ClusterFacts.of(client))
+        .isEqualTo(new ClusterFacts(false, true, false, true, false));
   }
 
   @Test
   void groupSnapshotsOnlyInABetaVersion() {
     groups("snapshot.storage.k8s.io/v1", "groupsnapshot.storage.k8s.io/v1beta1");
-    assertThat(ClusterFacts.of(client)).isEqualTo(new ClusterFacts(false, true, false, false));
+    assertThat(ClusterFacts.of(client))
+        .isEqualTo(new ClusterFacts(false, true, false, false, false));
+  }
+
+  @Test
+  void prometheusOperatorsMonitoringApi() {
+    groups("apps", "monitoring.coreos.com/v1");
+    assertThat(ClusterFacts.of(client))
+        .isEqualTo(new ClusterFacts(false, false, false, false, true));
   }
 }

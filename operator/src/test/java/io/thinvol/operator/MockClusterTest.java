@@ -125,9 +125,9 @@ abstract class MockClusterTest {
 
   /**
    * The optional APIs the operator is told the cluster serves, served: the CRDs a user installs
-   * (snapshots, group snapshots, snapshot metadata) and, for OpenShift, what it serves built in
-   * ({@link TestCluster#playOpenShift}). A real server, like the strict mock, answers 404 for an
-   * API it does not serve.
+   * (snapshots, group snapshots, snapshot metadata, the Prometheus Operator's) and, for OpenShift,
+   * what it serves built in ({@link TestCluster#playOpenShift}). A real server, like the strict
+   * mock, answers 404 for an API it does not serve.
    */
   private void serveOptionalApis(Settings settings) {
     if (settings.snapshotApi()) {
@@ -138,6 +138,9 @@ abstract class MockClusterTest {
     }
     if (settings.snapshotMetadataApi()) {
       cluster.installSnapshotMetadataCrd();
+    }
+    if (settings.monitoringApi()) {
+      cluster.installMonitoringCrds();
     }
     if (settings.openShift()) {
       cluster.playOpenShift();

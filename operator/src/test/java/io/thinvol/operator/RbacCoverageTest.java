@@ -16,6 +16,8 @@ import io.thinvol.operator.model.GroupSnapshotModel;
 import io.thinvol.operator.model.OperatorRbac;
 import io.thinvol.operator.model.RbacModel;
 import io.thinvol.operator.model.SnapshotMetadataModel;
+import io.thinvol.operator.monitoring.MonitoringApi;
+import io.thinvol.operator.monitoring.OpenShiftMonitoringModel;
 import io.thinvol.testing.ApiRequest;
 import io.thinvol.testing.PlayedControllers;
 import io.thinvol.testing.StrictApiServer;
@@ -73,6 +75,10 @@ class RbacCoverageTest extends MockClusterTest {
           Map.entry(
               "update thinvol.io/reclaimspacecronjobs/finalizers",
               "blockOwnerDeletion on a cron job's runs: CronJobChildOwnerTest"),
+          Map.entry(
+              "update core/configmaps",
+              "OpenShift's console dashboard is rewritten where it differs (an upgrade's"
+                  + " dashboard), as the operator's PrometheusRule is in MonitoringDeploymentTest"),
           Map.entry(
               "update thinvol.io/storagebackends/finalizers",
               "blockOwnerDeletion on owned objects (OpenShift's OwnerReferencesPermissionEnforcement)"));
@@ -201,7 +207,8 @@ class RbacCoverageTest extends MockClusterTest {
             RbacModel.clusterRules(),
             RbacModel.namespaceRules(),
             SnapshotMetadataModel.clusterRules(),
-            GroupSnapshotModel.clusterRules())) {
+            GroupSnapshotModel.clusterRules(),
+            OpenShiftMonitoringModel.prometheusRules())) {
       nodeRules.forEach(rule -> names(rule).forEach(needed::add));
     }
     needed.addAll(UNEXERCISED.keySet());
@@ -224,6 +231,11 @@ class RbacCoverageTest extends MockClusterTest {
     if (!GroupSnapshotModel.deployed(settings())) {
       // owned where the cluster serves them: RbacCoverageWithGroupSnapshotsTest
       owned.add(GroupSnapshotModel.GROUP + "/volumegroupsnapshotclasses");
+    }
+    if (!MonitoringApi.deployed(settings())) {
+      // owned where the cluster serves them: RbacCoverageWithMonitoringTest
+      owned.add(MonitoringApi.GROUP + "/" + MonitoringApi.POD_MONITORS);
+      owned.add(MonitoringApi.GROUP + "/" + MonitoringApi.PROMETHEUS_RULES);
     }
     Set<String> granted = new TreeSet<>();
     cluster.forEach(rule -> granted.addAll(names(rule)));

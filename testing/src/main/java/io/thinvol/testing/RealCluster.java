@@ -80,6 +80,8 @@ final class RealCluster implements TestCluster {
     try (RealCluster first = new RealCluster(client())) {
       first.installOperatorRbac();
       first.installCrds();
+      // A test playing OpenShift needs it, and this server refuses to delete it once made.
+      first.namespace(CONSOLE_CONFIG);
       baseline = ClusterBaseline.take(first.admin);
     }
   }

@@ -23,6 +23,7 @@ public interface TestCluster extends AutoCloseable {
   String OPERATOR_SERVICE_ACCOUNT = "thinvol-operator";
   String OPERATOR = Rbac.serviceAccount(OPERATOR_NAMESPACE, OPERATOR_SERVICE_ACCOUNT);
   String PRIVILEGED_SCC_ROLE = "system:openshift:scc:privileged";
+  String CONSOLE_CONFIG = "openshift-config-managed";
 
   static TestCluster start() {
     if (isReal()) {
@@ -120,12 +121,22 @@ public interface TestCluster extends AutoCloseable {
   }
 
   /**
+   * Installs the Prometheus Operator's PodMonitor, ServiceMonitor and PrometheusRule CRDs
+   * (monitoring.coreos.com/v1, specs unchecked), unless the cluster has them.
+   */
+  default void installMonitoringCrds() {
+    installMissing("monitoring-crds.yaml");
+  }
+
+  /**
    * What OpenShift serves built in that thinvol meets, for a test that plays OpenShift: a stand-in
    * for its SecurityContextConstraints API and the ClusterRole {@value #PRIVILEGED_SCC_ROLE} that
-   * lets its subjects use the privileged SCC.
+   * lets its subjects use the privileged SCC; and the namespace {@value #CONSOLE_CONFIG} where the
+   * console reads its dashboards.
    */
   default void playOpenShift() {
     installMissing("openshift-scc-crd.yaml");
+    namespace(CONSOLE_CONFIG);
     if (admin().rbac().clusterRoles().withName(PRIVILEGED_SCC_ROLE).get() == null) {
       admin()
           .resource(

@@ -33,6 +33,10 @@ public final class NodeDaemonSetModel {
   static final String SOCKET = "/csi/csi.sock";
   static final int ADDONS_PORT = BackendNames.ADDONS_PORT;
   static final int HTTP_PORT = 9808;
+
+  /** The name of the driver's health and metrics port, which the PodMonitors scrape. */
+  public static final String HTTP_PORT_NAME = "http";
+
   static final int HEALTH_PORT = 9898;
   static final int REGISTRAR_PORT = 9809;
   static final String TLS_DIR = "/etc/thinvol/tls";
@@ -132,7 +136,7 @@ public final class NodeDaemonSetModel {
         .withProtocol("TCP")
         .endPort()
         .addNewPort()
-        .withName("http")
+        .withName(HTTP_PORT_NAME)
         .withContainerPort(HTTP_PORT)
         .withProtocol("TCP")
         .endPort()
@@ -150,7 +154,7 @@ public final class NodeDaemonSetModel {
         .withReadOnlyRootFilesystem(true)
         .endSecurityContext()
         .withLivenessProbe(httpProbe("/healthz", "healthz", 5))
-        .withReadinessProbe(httpProbe("/readyz", "http", 3))
+        .withReadinessProbe(httpProbe("/readyz", HTTP_PORT_NAME, 3))
         .withNewResources()
         .withRequests(Map.of("cpu", new Quantity("10m"), "memory", new Quantity("128Mi")))
         .withLimits(Map.of("memory", new Quantity("256Mi")))

@@ -3,6 +3,8 @@ package io.thinvol.operator.model;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
 import io.thinvol.api.BackendNames;
+import io.thinvol.operator.monitoring.MonitoringApi;
+import io.thinvol.operator.monitoring.OpenShiftMonitoringModel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -80,6 +82,11 @@ public final class OperatorRbac {
     rules.add(SnapshotMetadataService.GROUP, "snapshotmetadataservices", MANAGE);
     rules.add(GroupSnapshotModel.GROUP, "volumegroupsnapshotclasses", MANAGE);
     if (openShift) {
+      // The console's dashboard: one ConfigMap in openshift-config-managed, by name; create cannot
+      // be limited to a name, nor (in a CSV) to another namespace.
+      rules.add("", "configmaps", "create");
+      rules.addNamed(
+          "", "configmaps", OpenShiftMonitoringModel.DASHBOARD, "get", "update", "delete");
       rules.addNamed(
           "rbac.authorization.k8s.io", "clusterroles", PrivilegedSccModel.CLUSTER_ROLE, "bind");
       rules.addNamed(
@@ -115,6 +122,11 @@ public final class OperatorRbac {
     // Lease; JOSDK refuses to start electing unless a rules review also shows update.
     rules.add("coordination.k8s.io", "leases", "get", "create", "update", "patch");
     rules.add("networking.k8s.io", "networkpolicies", MANAGE);
+    // Where the Prometheus Operator's API is served: each backend's and the operator's own. (On
+    // OpenShift the Role for cluster monitoring's Prometheus grants reading pods, which the
+    // operator holds cluster-wide already.)
+    rules.add(MonitoringApi.GROUP, MonitoringApi.POD_MONITORS, MANAGE);
+    rules.add(MonitoringApi.GROUP, MonitoringApi.PROMETHEUS_RULES, MANAGE);
     rules.addAll(RbacModel.namespaceRules());
     return rules.build();
   }

@@ -16,6 +16,8 @@ import io.thinvol.addons.call.ProjectedToken;
  * @param images the images a backend runs unless its spec overrides them
  * @param groupSnapshotApi the cluster serves groupsnapshot.storage.k8s.io in the version the
  *     snapshotter reads (its group snapshot feature gate is on only then)
+ * @param monitoringApi the cluster serves the Prometheus Operator's monitoring.coreos.com/v1
+ *     PodMonitors and PrometheusRules (the scrape objects and alert rules are made only then)
  */
 public record Settings(
     String namespace,
@@ -25,7 +27,44 @@ public record Settings(
     String addonsTokenAudience,
     boolean snapshotMetadataApi,
     Images images,
-    boolean groupSnapshotApi) {
+    boolean groupSnapshotApi,
+    boolean monitoringApi) {
+
+  /** On a cluster without the Prometheus Operator's API. */
+  public Settings(
+      String namespace,
+      String operatorImage,
+      boolean openShift,
+      boolean snapshotApi,
+      String addonsTokenAudience,
+      boolean snapshotMetadataApi,
+      Images images,
+      boolean groupSnapshotApi) {
+    this(
+        namespace,
+        operatorImage,
+        openShift,
+        snapshotApi,
+        addonsTokenAudience,
+        snapshotMetadataApi,
+        images,
+        groupSnapshotApi,
+        false);
+  }
+
+  /** The same, on a cluster that does or does not serve the Prometheus Operator's API. */
+  public Settings withMonitoringApi(boolean served) {
+    return new Settings(
+        namespace,
+        operatorImage,
+        openShift,
+        snapshotApi,
+        addonsTokenAudience,
+        snapshotMetadataApi,
+        images,
+        groupSnapshotApi,
+        served);
+  }
 
   /** On a cluster without group snapshots. */
   public Settings(
