@@ -5,8 +5,9 @@
 #   2. starts ../shared/kube's cluster unless one runs, and imports the images into it;
 #   3. installs the snapshot CRDs and snapshot-controller as docs/install.md asks
 #      (--enable-distributed-snapshotting=true, group snapshots on);
-#   4. runs the e2e module against it (./mvnw -pl e2e test), which installs the operator from
-#      bundle/manifests as OLM would, walks the user's path and removes everything again;
+#   4. runs the e2e module against it (./mvnw -pl e2e -am test, the other modules' tests skipped),
+#      which installs the operator from bundle/manifests as OLM would, walks the user's path (a
+#      real Prometheus among it) and removes everything again;
 #   5. stops the cluster if it started it.
 # Root. Without the kit's peers (../shared/kube/build.sh all) it says so and exits 0: nothing ran.
 # E2E_IMAGE, E2E_DRIVER_IMAGE: the images' names; E2E_SKIP_BUILD=1 uses them as they are (e.g.
@@ -33,6 +34,11 @@ for peer in bin/kube-apiserver bin/kubelet bin/csi-sanity images/pause.tar manif
     exit 0
   fi
 done
+# MonitoringTest runs a real Prometheus on the host.
+if ! command -v prometheus >/dev/null; then
+  echo "e2e: prometheus is missing: install Debian's package (apt-get install prometheus)" >&2
+  exit 1
+fi
 cd "$root"
 # One cluster per machine (fixed ports, one data dir): a second run waits for the first.
 exec 9>/var/lock/thinvol-e2e.lock
@@ -87,7 +93,9 @@ kubectl wait --for=condition=Established --timeout=60s \
 phase "snapshot CRDs and controller applied"
 
 status=0
-./mvnw -B -pl e2e test \
+# -am: the suite builds on the operator's classes (its alert rules); the other modules' tests are
+# not this run's.
+./mvnw -B -pl e2e -am test -DskipTests -Dthinvol.e2e.skipTests=false \
   -Dthinvol.e2e.image="$image" -Dthinvol.e2e.driverImage="$driver_image" \
   -Dthinvol.e2e.nextImage="$next_image" -Dthinvol.e2e.csiSanity="$PEERS/bin/csi-sanity" "$@" || status=$?
 phase "suite done (exit $status; steps: e2e/target/e2e/steps.md)"
