@@ -14,7 +14,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -220,11 +219,9 @@ public final class Prometheus implements AutoCloseable {
     if (home == null) {
       return;
     }
-    try (Stream<Path> walk = Files.walk(home)) {
-      for (Path path : walk.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(path);
-      }
-    } catch (IOException e) {
+    try {
+      Host.deleteTree(home);
+    } catch (UncheckedIOException e) {
       log.warn("cannot remove Prometheus' folder {}: {}", home, e.toString());
     }
   }

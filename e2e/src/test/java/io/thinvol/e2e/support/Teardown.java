@@ -4,12 +4,9 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.Resource;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
@@ -231,13 +228,7 @@ public final class Teardown {
           mounts);
       return;
     }
-    try (Stream<Path> walk = Files.walk(directory)) {
-      for (Path path : walk.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(path);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    Host.deleteTree(directory);
   }
 
   /** The ids of the volumes and snapshots whose images are in a data dir (their folders' names). */
