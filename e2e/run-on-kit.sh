@@ -61,7 +61,9 @@ if ! { [ -f "$KUBECONFIG" ] && kubectl get --raw /readyz >/dev/null 2>&1; }; the
   # pids that start-cluster.sh refuses to start over; stop-cluster.sh removes only what the kit
   # recorded and made.
   "$kit/stop-cluster.sh" >/dev/null 2>&1 || true
-  "$kit/start-cluster.sh"
+  # 9>&-: the cluster's daemons must not inherit the lock, or they would hold it after this run
+  # (E2E_KEEP_CLUSTER=1, a start that failed half-way) and every later run would wait for ever.
+  "$kit/start-cluster.sh" 9>&-
   started=1
   phase "cluster started"
 fi
