@@ -63,7 +63,13 @@ if ! { [ -f "$KUBECONFIG" ] && kubectl get --raw /readyz >/dev/null 2>&1; }; the
   "$kit/stop-cluster.sh" >/dev/null 2>&1 || true
   # 9>&-: the cluster's daemons must not inherit the lock, or they would hold it after this run
   # (E2E_KEEP_CLUSTER=1, a start that failed half-way) and every later run would wait for ever.
-  "$kit/start-cluster.sh" 9>&-
+  # A start that fails half-way leaves daemons running (an API server that answers, no kubelet):
+  # stopped at once, so that the next run does not take them for a cluster.
+  if ! "$kit/start-cluster.sh" 9>&-; then
+    "$kit/stop-cluster.sh" >/dev/null 2>&1 || true
+    echo "e2e: the kit's cluster did not start (see above)" >&2
+    exit 1
+  fi
   started=1
   phase "cluster started"
 fi
