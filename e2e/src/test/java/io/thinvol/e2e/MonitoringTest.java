@@ -14,7 +14,6 @@ import io.thinvol.e2e.support.ThinvolRules;
 import io.thinvol.e2e.support.Waits;
 import io.thinvol.e2e.support.World;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -49,6 +48,9 @@ class MonitoringTest extends E2eSteps {
   private static final Duration LONGEST_FOR_WAITED = Duration.ofMinutes(2);
   // Beyond that: the driver's statfs (every 30 s), a scrape, two evaluations.
   private static final Duration FIRING_MARGIN = Duration.ofMinutes(2);
+  // The driver's and the operator's /metrics (docs/driver.md, docs/operator.md).
+  private static final int NODE_PORT = 9808;
+  private static final int OPERATOR_PORT = 8081;
   private static final String NODE_JOB = "thinvol-node";
   private static final String OPERATOR_JOB = "thinvol-operator";
 
@@ -89,8 +91,8 @@ class MonitoringTest extends E2eSteps {
             .filter(p -> p.getStatus().getPodIP() != null)
             .toList();
     assertThat(operators).as("the operator's pods with an IP").isNotEmpty();
-    List<Prometheus.Target> operatorTargets = new ArrayList<>();
-    operators.forEach(p -> operatorTargets.add(target(p, 8081, Map.of())));
+    List<Prometheus.Target> operatorTargets =
+        operators.stream().map(p -> target(p, OPERATOR_PORT, Map.of())).toList();
     List<Prometheus.Job> jobs =
         List.of(
             new Prometheus.Job(
@@ -98,7 +100,7 @@ class MonitoringTest extends E2eSteps {
                 List.of(
                     target(
                         node,
-                        9808,
+                        NODE_PORT,
                         Map.of(
                             "backend",
                             Names.SMALL_BACKEND,
