@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
 public final class Prometheus implements AutoCloseable {
 
   /** Scrapes and rule evaluations this often: a fill shows within seconds, not minutes. */
-  public static final Duration INTERVAL = Duration.ofSeconds(5);
+  private static final Duration INTERVAL = Duration.ofSeconds(5);
 
   private static final Logger log = LoggerFactory.getLogger(Prometheus.class);
   private static final String PROGRAM = "prometheus";
@@ -49,11 +49,14 @@ public final class Prometheus implements AutoCloseable {
   private final URI api;
   private final HttpClient http = HttpClient.newHttpClient();
   private final KubernetesSerialization json = new KubernetesSerialization();
+  // A JVM ended by a signal (a killed build) runs no @AfterAll: Prometheus must not outlive it.
+  private final Thread onExit = new Thread(this::close, "prometheus-stop");
 
   private Prometheus(Path home, Process process, int port) {
     this.home = home;
     this.process = process;
     this.api = URI.create("http://127.0.0.1:" + port + "/");
+    Runtime.getRuntime().addShutdownHook(onExit);
   }
 
   /** Whether the program is installed (Debian package {@code prometheus}). */
@@ -64,7 +67,7 @@ public final class Prometheus implements AutoCloseable {
 
   /**
    * Starts Prometheus scraping {@code jobs} and evaluating the rule {@code groups}, and waits until
-   * it is ready; its log goes to {@code log}.
+   * it is ready; its output goes to {@code logFile}.
    */
   public static Prometheus start(List<Job> jobs, List<Map<String, Object>> groups, Path logFile) {
     KubernetesSerialization json = new KubernetesSerialization();
@@ -197,6 +200,9 @@ public final class Prometheus implements AutoCloseable {
   public void close() {
     stop(process);
     remove(home);
+    if (Thread.currentThread() != onExit) {
+      Runtime.getRuntime().removeShutdownHook(onExit);
+    }
   }
 
   private static void stop(Process process) {

@@ -17,9 +17,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Removes everything the suite made, whatever state a run left it in, so that the cluster is ready
  * for the next run: the users' objects first (so the driver can still delete their volumes), then
- * the StorageBackend, the operator, what the docs say to remove by hand, and the suite's own data
- * dir once nothing on the host uses it. Objects whose controllers are gone are released by removing
- * their finalizers, which is logged.
+ * the StorageBackends, the operator, what the docs say to remove by hand, and the suite's own data
+ * dir and MonitoringTest's small disk once nothing on the host uses them. Objects whose controllers
+ * are gone are released by removing their finalizers, which is logged.
  */
 public final class Teardown {
 
