@@ -5,8 +5,9 @@
 #   2. starts ../shared/kube's cluster unless one runs, and imports the images into it;
 #   3. installs the snapshot CRDs and snapshot-controller as docs/install.md asks
 #      (--enable-distributed-snapshotting=true, group snapshots on);
-#   4. runs the e2e module against it (./mvnw -pl e2e test), which installs the operator from
-#      bundle/manifests as OLM would, walks the user's path and removes everything again;
+#   4. runs the e2e module against it (./mvnw -pl e2e -am test, the other modules' tests skipped),
+#      which installs the operator from bundle/manifests as OLM would, walks the user's path (a
+#      real Prometheus among it) and removes everything again;
 #   5. stops the cluster if it started it.
 # Root. Without the kit's peers (../shared/kube/build.sh all) it says so and exits 0: nothing ran.
 # E2E_IMAGE, E2E_DRIVER_IMAGE: the images' names; E2E_SKIP_BUILD=1 uses them as they are (e.g.
@@ -33,6 +34,11 @@ for peer in bin/kube-apiserver bin/kubelet bin/csi-sanity images/pause.tar manif
     exit 0
   fi
 done
+# MonitoringTest runs a real Prometheus on the host.
+if ! command -v prometheus >/dev/null; then
+  echo "e2e: prometheus is missing: install Debian's package (apt-get install prometheus)" >&2
+  exit 1
+fi
 cd "$root"
 # One cluster per machine (fixed ports, one data dir): a second run waits for the first.
 exec 9>/var/lock/thinvol-e2e.lock
@@ -55,7 +61,15 @@ if ! { [ -f "$KUBECONFIG" ] && kubectl get --raw /readyz >/dev/null 2>&1; }; the
   # pids that start-cluster.sh refuses to start over; stop-cluster.sh removes only what the kit
   # recorded and made.
   "$kit/stop-cluster.sh" >/dev/null 2>&1 || true
-  "$kit/start-cluster.sh"
+  # 9>&-: the cluster's daemons must not inherit the lock, or they would hold it after this run
+  # (E2E_KEEP_CLUSTER=1, a start that failed half-way) and every later run would wait for ever.
+  # A start that fails half-way leaves daemons running (an API server that answers, no kubelet):
+  # stopped at once, so that the next run does not take them for a cluster.
+  if ! "$kit/start-cluster.sh" 9>&-; then
+    "$kit/stop-cluster.sh" >/dev/null 2>&1 || true
+    echo "e2e: the kit's cluster did not start (see above)" >&2
+    exit 1
+  fi
   started=1
   phase "cluster started"
 fi
@@ -87,7 +101,9 @@ kubectl wait --for=condition=Established --timeout=60s \
 phase "snapshot CRDs and controller applied"
 
 status=0
-./mvnw -B -pl e2e test \
+# -am: the suite builds on the operator's classes (its alert rules); the other modules' tests are
+# not this run's.
+./mvnw -B -pl e2e -am test -DskipTests -Dthinvol.e2e.skipTests=false \
   -Dthinvol.e2e.image="$image" -Dthinvol.e2e.driverImage="$driver_image" \
   -Dthinvol.e2e.nextImage="$next_image" -Dthinvol.e2e.csiSanity="$PEERS/bin/csi-sanity" "$@" || status=$?
 phase "suite done (exit $status; steps: e2e/target/e2e/steps.md)"

@@ -10,8 +10,10 @@ import io.thinvol.e2e.support.E2eExtension;
 import io.thinvol.e2e.support.Kube;
 import io.thinvol.e2e.support.Names;
 import io.thinvol.e2e.support.Resources;
+import io.thinvol.e2e.support.Waits;
 import io.thinvol.e2e.support.Workloads;
 import io.thinvol.e2e.support.World;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -65,6 +67,21 @@ abstract class E2eSteps {
     return namespace == null
         ? Resources.of(client(), kind).withName(name).get()
         : Resources.of(client(), kind).inNamespace(namespace).withName(name).get();
+  }
+
+  /** Waits for a StorageBackend's condition Ready to be True; it, or its status on a timeout. */
+  static GenericKubernetesResource awaitBackendReady(String name, Duration within) {
+    return Waits.until(
+        "StorageBackend " + name + " to be Ready",
+        within,
+        () ->
+            Optional.ofNullable(get(Resources.STORAGE_BACKEND, null, name))
+                .filter(
+                    b ->
+                        condition(b, "Ready")
+                            .map(c -> "True".equals(c.get("status")))
+                            .orElse(false)),
+        () -> field(get(Resources.STORAGE_BACKEND, null, name), "status").orElse("no status"));
   }
 
   /** A field of a custom resource by its path ("status", "readyToUse"), empty when unset. */

@@ -12,10 +12,8 @@ import io.thinvol.e2e.support.Names;
 import io.thinvol.e2e.support.NodePods;
 import io.thinvol.e2e.support.OlmBundle;
 import io.thinvol.e2e.support.Resources;
-import io.thinvol.e2e.support.Waits;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -85,20 +83,7 @@ class InstallTest extends E2eSteps {
                 Names.EXT4_CLASS,
                 "xfsClass",
                 Names.XFS_CLASS));
-    GenericKubernetesResource backend =
-        Waits.until(
-            "StorageBackend " + Names.BACKEND + " to be Ready",
-            READY_LIMIT,
-            () ->
-                Optional.ofNullable(get(Resources.STORAGE_BACKEND, null, Names.BACKEND))
-                    .filter(
-                        b ->
-                            condition(b, "Ready")
-                                .map(c -> "True".equals(c.get("status")))
-                                .orElse(false)),
-            () ->
-                field(get(Resources.STORAGE_BACKEND, null, Names.BACKEND), "status")
-                    .orElse("no status"));
+    GenericKubernetesResource backend = awaitBackendReady(Names.BACKEND, READY_LIMIT);
     String readyIn = seconds(start);
 
     Pod nodePod = NodePods.only(client());

@@ -180,6 +180,17 @@ public final class Host {
     }
   }
 
+  /** Deletes a directory and everything in it. */
+  public static void deleteTree(Path directory) {
+    try (var walk = Files.walk(directory)) {
+      for (Path path : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.delete(path);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /**
    * losetup and mountinfo write a space, tab, newline or backslash in a path as an octal escape.
    */

@@ -1,6 +1,7 @@
 package io.thinvol.e2e.support;
 
 import java.nio.file.Path;
+import java.util.List;
 
 /** The names the suite gives what it creates, and the ones the product derives from them. */
 public final class Names {
@@ -20,6 +21,20 @@ public final class Names {
   public static final String NODE_POD_SELECTOR_KEY = "app.kubernetes.io/name";
   public static final String NODE_POD_SELECTOR_VALUE = "thinvol-node";
   public static final Path PLUGIN_DIR = Path.of("/var/lib/kubelet/plugins/" + DRIVER);
+
+  /**
+   * MonitoringTest's second backend, whose data dir is a small disk of its own to fill. Its names
+   * contain neither {@link #DATA_DIR} nor {@link #DRIVER}, which the other steps look for on the
+   * host.
+   */
+  public static final String SMALL_BACKEND = "e2e-small";
+
+  public static final String SMALL_DRIVER = SMALL_BACKEND + ".thinvol.io";
+  public static final String SMALL_CLASS = "thinvol-e2e-small";
+  public static final Path SMALL_DATA_DIR = Path.of("/var/lib/thinvol/small-disk-e2e");
+
+  public static final List<String> BACKENDS = List.of(BACKEND, SMALL_BACKEND);
+  public static final List<String> DRIVERS = List.of(DRIVER, SMALL_DRIVER);
 
   /** csi-sanity's staging and target paths: where the driver's container shares the host's. */
   public static final Path SANITY_WORK = Path.of("/var/lib/kubelet/plugins/thinvol-e2e-sanity");

@@ -14,21 +14,29 @@ public final class NodePods {
   private NodePods() {}
 
   public static List<Pod> all(KubernetesClient client) {
+    return all(client, Names.BACKEND);
+  }
+
+  public static List<Pod> all(KubernetesClient client, String backend) {
     return client
         .pods()
         .inNamespace(Names.OPERATOR)
         .withLabel(Names.NODE_POD_SELECTOR_KEY, Names.NODE_POD_SELECTOR_VALUE)
-        .withLabel("thinvol.io/backend", Names.BACKEND)
+        .withLabel("thinvol.io/backend", backend)
         .list()
         .getItems();
   }
 
   /** The one node pod of the backend (the cluster has one node). */
   public static Pod only(KubernetesClient client) {
-    List<Pod> pods = all(client);
+    return only(client, Names.BACKEND);
+  }
+
+  public static Pod only(KubernetesClient client, String backend) {
+    List<Pod> pods = all(client, backend);
     if (pods.size() != 1) {
       throw new AssertionError(
-          "expected one node pod of backend " + Names.BACKEND + ", found " + pods.size());
+          "expected one node pod of backend " + backend + ", found " + pods.size());
     }
     return pods.get(0);
   }

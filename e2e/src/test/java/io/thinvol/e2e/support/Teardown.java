@@ -4,12 +4,9 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.Resource;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
@@ -20,9 +17,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Removes everything the suite made, whatever state a run left it in, so that the cluster is ready
  * for the next run: the users' objects first (so the driver can still delete their volumes), then
- * the StorageBackend, the operator, what the docs say to remove by hand, and the suite's own data
- * dir once nothing on the host uses it. Objects whose controllers are gone are released by removing
- * their finalizers, which is logged.
+ * the StorageBackends, the operator, what the docs say to remove by hand, and the suite's own data
+ * dir and MonitoringTest's small disk once nothing on the host uses them. Objects whose controllers
+ * are gone are released by removing their finalizers, which is logged.
  */
 public final class Teardown {
 
@@ -46,7 +43,7 @@ public final class Teardown {
             Resources.of(client, Resources.VOLUME_ATTRIBUTES_CLASS)
                 .withLabel(Names.INSTALLED_BY)
                 .delete());
-    step("the StorageBackend", this::backend);
+    step("the StorageBackends", () -> Names.BACKENDS.forEach(this::backend));
     step("the driver's volumes and copies", this::driversObjects);
     step(
         "the operator",
@@ -54,6 +51,56 @@ public final class Teardown {
     step("the documented leftovers", () -> DocumentedLeftovers.remove(client));
     step("the data dir", () -> removeUnused(Names.DATA_DIR));
     step("csi-sanity's paths", () -> removeUnused(Names.SANITY_WORK));
+    step("the small disk", Teardown::removeSmallDisk);
+  }
+
+  /**
+   * MonitoringTest's backend and what it made: the pods and claims of its class, the backend, and
+   * the small disk of its data dir.
+   */
+  public void smallBackend() {
+    step("the small backend's pods and claims", this::smallBackendsClaims);
+    step("the small backend", () -> backend(Names.SMALL_BACKEND));
+    step("the small disk", Teardown::removeSmallDisk);
+  }
+
+  private void smallBackendsClaims() {
+    List<String> claims =
+        client.persistentVolumeClaims().inNamespace(Names.APPS).list().getItems().stream()
+            .filter(c -> Names.SMALL_CLASS.equals(c.getSpec().getStorageClassName()))
+            .map(c -> c.getMetadata().getName())
+            .toList();
+    client.pods().inNamespace(Names.APPS).list().getItems().stream()
+        .filter(
+            p ->
+                p.getSpec().getVolumes().stream()
+                    .anyMatch(
+                        v ->
+                            v.getPersistentVolumeClaim() != null
+                                && claims.contains(v.getPersistentVolumeClaim().getClaimName())))
+        .forEach(p -> client.resource(p).delete());
+    claims.forEach(
+        c -> client.persistentVolumeClaims().inNamespace(Names.APPS).withName(c).delete());
+    Waits.untilTrue(
+        "the small backend's PersistentVolumes to be deleted",
+        USERS_LIMIT,
+        () ->
+            client.persistentVolumes().list().getItems().stream()
+                .noneMatch(
+                    pv ->
+                        pv.getSpec().getCsi() != null
+                            && Names.SMALL_DRIVER.equals(pv.getSpec().getCsi().getDriver())));
+  }
+
+  /** Unmounts and removes the small disk, unless a loop device still uses an image on it. */
+  private static void removeSmallDisk() {
+    SmallDisk disk = new SmallDisk(Names.SMALL_DATA_DIR);
+    List<Host.Loop> loops = Host.loopsOfIds(imageIds(Names.SMALL_DATA_DIR));
+    if (!loops.isEmpty()) {
+      log.error("{} is still in use, left as it is: loop devices {}", disk.mountPoint(), loops);
+      return;
+    }
+    disk.remove();
   }
 
   private void users() {
@@ -74,15 +121,15 @@ public final class Teardown {
         () -> Resources.APPS_KINDS.stream().flatMap(this::usersObjects).toList());
   }
 
-  private void backend() {
+  private void backend(String name) {
     Resource<GenericKubernetesResource> backend =
-        Resources.of(client, Resources.STORAGE_BACKEND).withName(Names.BACKEND);
+        Resources.of(client, Resources.STORAGE_BACKEND).withName(name);
     if (backend.get() == null) {
       return;
     }
     backend.delete();
     release(
-        "StorageBackend " + Names.BACKEND,
+        "StorageBackend " + name,
         BACKEND_LIMIT,
         () -> backend.get() == null,
         () -> List.of(backend));
@@ -101,7 +148,7 @@ public final class Teardown {
             .flatMap(
                 kind ->
                     Resources.of(client, kind).list().getItems().stream()
-                        .filter(o -> Names.DRIVER.equals(Resources.driver(o)))
+                        .filter(o -> Names.DRIVERS.contains(Resources.driver(o)))
                         .map(o -> Resources.of(client, kind).withName(o.getMetadata().getName())))
             .toList();
     left.forEach(Resource::delete);
@@ -181,13 +228,7 @@ public final class Teardown {
           mounts);
       return;
     }
-    try (Stream<Path> walk = Files.walk(directory)) {
-      for (Path path : walk.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(path);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    Host.deleteTree(directory);
   }
 
   /** The ids of the volumes and snapshots whose images are in a data dir (their folders' names). */

@@ -57,9 +57,4 @@ public final class AlertRules {
     Map<String, Object> file = Serialization.unmarshal(rulesFile, Map.class);
     return (List<Map<String, Object>>) file.get("groups");
   }
-
-  /** The operator's and the reclaim alerts, shared by every backend. */
-  public static List<Map<String, Object>> operatorGroups() {
-    return List.of();
-  }
 }
