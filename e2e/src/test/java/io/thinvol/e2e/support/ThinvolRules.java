@@ -2,7 +2,6 @@ package io.thinvol.e2e.support;
 
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.operator.monitoring.AlertRules;
-import java.lang.reflect.InvocationTargetException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,23 +25,8 @@ public final class ThinvolRules {
   /** The rule groups of one backend and the operator's, as two PrometheusRules would hold them. */
   public static List<Map<String, Object>> groups(StorageBackend backend) {
     List<Map<String, Object>> groups = new ArrayList<>(AlertRules.groups(backend));
-    groups.addAll(operatorGroups());
+    groups.addAll(AlertRules.operatorGroups());
     return groups;
-  }
-
-  /**
-   * AlertRules.operatorGroups(), looked up at run time: the operator's own rules come with the
-   * alert rules' work, and the suite must build against an operator without them meanwhile.
-   */
-  @SuppressWarnings("unchecked")
-  private static List<Map<String, Object>> operatorGroups() {
-    try {
-      return (List<Map<String, Object>>) AlertRules.class.getMethod("operatorGroups").invoke(null);
-    } catch (NoSuchMethodException e) {
-      return List.of();
-    } catch (IllegalAccessException | InvocationTargetException e) {
-      throw new IllegalStateException("AlertRules.operatorGroups() failed", e);
-    }
   }
 
   /**
