@@ -3,8 +3,6 @@ package io.thinvol.operator.model;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonDeserializer;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
-import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.Kind;
 import io.fabric8.kubernetes.model.annotation.Plural;
@@ -22,16 +20,17 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 // Plain bean deserialisation: the interface routes to fabric8's polymorphic one, which lands here.
 @JsonDeserialize(using = JsonDeserializer.None.class)
-public class SnapshotMetadataService implements HasMetadata {
+public class SnapshotMetadataService extends TypedObject {
+
+  public SnapshotMetadataService() {
+    super(API_VERSION, "SnapshotMetadataService");
+  }
 
   public static final String GROUP = "cbt.storage.k8s.io";
   // The version external-snapshot-metadata v1.x reads
   public static final String VERSION = "v1beta1";
   public static final String API_VERSION = GROUP + "/" + VERSION;
 
-  private String apiVersion = API_VERSION;
-  private String kind = "SnapshotMetadataService";
-  private ObjectMeta metadata;
   private Spec spec;
 
   /**
@@ -42,35 +41,6 @@ public class SnapshotMetadataService implements HasMetadata {
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record Spec(String address, String audience, String caCert) {}
-
-  @Override
-  public String getApiVersion() {
-    return apiVersion;
-  }
-
-  @Override
-  public void setApiVersion(String apiVersion) {
-    this.apiVersion = apiVersion;
-  }
-
-  @Override
-  public String getKind() {
-    return kind;
-  }
-
-  public void setKind(String kind) {
-    this.kind = kind;
-  }
-
-  @Override
-  public ObjectMeta getMetadata() {
-    return metadata;
-  }
-
-  @Override
-  public void setMetadata(ObjectMeta metadata) {
-    this.metadata = metadata;
-  }
 
   public Spec getSpec() {
     return spec;

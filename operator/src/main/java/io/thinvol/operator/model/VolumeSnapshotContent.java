@@ -4,8 +4,6 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonDeserializer;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
-import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.Kind;
 import io.fabric8.kubernetes.model.annotation.Plural;
@@ -27,40 +25,12 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @JsonIgnoreProperties(ignoreUnknown = true)
 // Plain bean deserialisation: the interface routes to fabric8's polymorphic one, which lands here.
 @JsonDeserialize(using = JsonDeserializer.None.class)
-public class VolumeSnapshotContent implements HasMetadata {
+public class VolumeSnapshotContent extends TypedObject {
 
-  private String apiVersion = "snapshot.storage.k8s.io/v1";
-  private String kind = "VolumeSnapshotContent";
-  private ObjectMeta metadata;
   private Spec spec;
 
-  @Override
-  public String getApiVersion() {
-    return apiVersion;
-  }
-
-  @Override
-  public void setApiVersion(String apiVersion) {
-    this.apiVersion = apiVersion;
-  }
-
-  @Override
-  public String getKind() {
-    return kind;
-  }
-
-  public void setKind(String kind) {
-    this.kind = kind;
-  }
-
-  @Override
-  public ObjectMeta getMetadata() {
-    return metadata;
-  }
-
-  @Override
-  public void setMetadata(ObjectMeta metadata) {
-    this.metadata = metadata;
+  public VolumeSnapshotContent() {
+    super("snapshot.storage.k8s.io/v1", "VolumeSnapshotContent");
   }
 
   public Spec getSpec() {
