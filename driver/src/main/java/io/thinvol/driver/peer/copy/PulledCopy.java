@@ -147,12 +147,22 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
     }
   }
 
-  /** The next chunk, null at the end of the stream; the peer's failure with its node named. */
+  /**
+   * The next chunk, null at the end of the stream; the peer's failure with its node named. A stream
+   * the peer's side cut (its process stopped: HTTP/2 RST_STREAM, CANCELLED here) is UNAVAILABLE, as
+   * a connection that broke is: the same request can be retried.
+   */
   private static PullChunk next(PeerEndpoint peer, Iterator<PullChunk> chunks) {
     try {
       return chunks.hasNext() ? chunks.next() : null;
     } catch (StatusRuntimeException e) {
-      throw PeerClient.answered(peer, e.getStatus());
+      Status status = e.getStatus();
+      if (status.getCode() == Status.Code.CANCELLED) {
+        status =
+            Status.UNAVAILABLE.withDescription(
+                "it stopped sending the copy (" + status.getDescription() + ")");
+      }
+      throw PeerClient.answered(peer, status);
     }
   }
 
