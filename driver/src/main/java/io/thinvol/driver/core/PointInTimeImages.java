@@ -89,6 +89,7 @@ public final class PointInTimeImages {
 
   private Opened openVolume(String id, Duration budget) {
     OperationLocks.Held held = locks.tryAcquire(id, "volume " + id);
+    boolean handedOver = false;
     try {
       VolumeRecord volume =
           catalog
@@ -100,21 +101,25 @@ public final class PointInTimeImages {
           describe(
               volume.sizeBytes(), volume.accessType(), volume.fsType(), volume.formatted(), image);
       if (host.loops().find(image).isEmpty()) {
-        // Nothing can write to it while the lock is held: read it in place, no copy.
-        return opened(description, read(image, "volume " + id), held::close);
+        // Nothing can write to it while the lock is held: read in place, no copy.
+        Opened inPlace = opened(description, read(image, "volume " + id), held::close);
+        handedOver = true;
+        return inPlace;
       }
       Snapshots.Assembly copy = snapshots.begin(volume, "copy of " + id, null);
       try {
         copier.copy(volume, copy.image(), budget);
-        held.close();
+        held.close(); // the copy is private: the volume is free again
+        handedOver = true;
         return opened(description, read(copy.image(), "the copy of volume " + id), copy::close);
       } catch (RuntimeException e) {
         copy.close();
         throw e;
       }
-    } catch (RuntimeException e) {
-      held.close();
-      throw e;
+    } finally {
+      if (!handedOver) {
+        held.close();
+      }
     }
   }
 

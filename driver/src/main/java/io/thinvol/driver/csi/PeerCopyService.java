@@ -1,5 +1,6 @@
 package io.thinvol.driver.csi;
 
+import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.thinvol.driver.core.CsiException;
@@ -10,6 +11,10 @@ import io.thinvol.peer.v1.PeerCopyGrpc;
 import io.thinvol.peer.v1.PullChunk;
 import io.thinvol.peer.v1.PullRequest;
 import java.time.Duration;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.MDC;
 
 /**
@@ -23,6 +28,21 @@ public final class PeerCopyService extends PeerCopyGrpc.PeerCopyImplBase {
   // The longest the copy of an attached volume may take when the caller sets no deadline.
   private static final Duration COPY_LIMIT = Duration.ofHours(2);
 
+  /** Copies sent at once; one more is told to retry (each reads its image as fast as it can). */
+  static final int SENDERS = 4;
+
+  private final ThreadPoolExecutor senders =
+      new ThreadPoolExecutor(
+          0,
+          SENDERS,
+          60,
+          TimeUnit.SECONDS,
+          new SynchronousQueue<>(),
+          runnable -> {
+            Thread thread = new Thread(runnable, "peer-copy");
+            thread.setDaemon(true);
+            return thread;
+          });
   private final PointInTimeImages images;
   private final ClaimSources claims;
   private final String nodeId;
@@ -47,8 +67,21 @@ public final class PeerCopyService extends PeerCopyGrpc.PeerCopyImplBase {
       Requests.requirePresent(request.getClaimNamespace(), "claim_namespace");
       Requests.requirePresent(request.getClaimName(), "claim_name");
       claims.requireSourceOf(request.getClaimNamespace(), request.getClaimName(), source);
-      PointInTimeImages.Opened opened = images.open(source, Rpc.remaining(COPY_LIMIT));
-      PullStream.serve(what, nodeId, (ServerCallStreamObserver<PullChunk>) observer, opened);
+      Duration budget = Rpc.remaining(COPY_LIMIT);
+      PullStream stream =
+          new PullStream(
+              what,
+              nodeId,
+              (ServerCallStreamObserver<PullChunk>) observer,
+              () -> images.open(source, budget));
+      try {
+        senders.execute(stream);
+      } catch (RejectedExecutionException e) {
+        throw new CsiException(
+            Status.Code.UNAVAILABLE,
+            String.format(
+                "node %s is sending %d copies already; retry in a moment", nodeId, SENDERS));
+      }
     } catch (RuntimeException e) {
       Rpc.fail(observer, e);
     } finally {

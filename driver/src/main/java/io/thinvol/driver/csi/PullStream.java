@@ -15,109 +15,105 @@ import io.thinvol.peer.v1.PullChunk;
 import io.thinvol.peer.v1.PullHeader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 /**
- * Sends one point-in-time image to a peer at the peer's pace (gRPC's onReady): the header, the
- * image's data ranges in pieces of at most {@value #PIECE} bytes, read only when the transport can
- * take them, and the trailer with the digest of every piece. The image (and whatever keeps it
- * unchanged: the volume's lock, a private copy) is released when the stream ends, fails, or the
- * peer goes away.
+ * Sends one point-in-time image to a peer, from a thread of its own: it opens the image (taking the
+ * volume's lock where the image is read in place: a lock is released by the thread that took it, so
+ * neither can be one of gRPC's callback threads), then sends the header, the image's data ranges in
+ * pieces of at most {@value #PIECE} bytes, each read only once the transport can take it (gRPC's
+ * onReady), and the trailer with the digest of every piece. A peer that goes away stops it; the
+ * image, and whatever keeps it unchanged, is released when it ends.
  */
-final class PullStream {
+final class PullStream implements Runnable {
 
   /** A piece's bytes at most: well inside gRPC's 4 MiB message limit. */
   static final int PIECE = 1 << 20;
 
+  private static final int IN_FLIGHT = 4 * PIECE;
   private static final Logger log = LoggerFactory.getLogger(PullStream.class);
 
   private final String what;
   private final String nodeId;
   private final ServerCallStreamObserver<PullChunk> call;
-  private final PointInTimeImages.Opened source;
-  private final RangeCursor ranges;
+  private final Supplier<PointInTimeImages.Opened> open;
   private final RangeDigest digest = new RangeDigest();
-  private final long started = System.nanoTime();
-  private boolean headerSent;
-  private boolean finished;
-  private long position;
-  private long rangeEnd;
+  private final Object readiness = new Object();
+  private volatile boolean cancelled;
 
-  private PullStream(
+  /** Registered on the calling (handler) thread, as gRPC requires; {@link #run()} sends. */
+  PullStream(
       String what,
       String nodeId,
       ServerCallStreamObserver<PullChunk> call,
-      PointInTimeImages.Opened source) {
+      Supplier<PointInTimeImages.Opened> open) {
     this.what = what;
     this.nodeId = nodeId;
     this.call = call;
-    this.source = source;
-    // Not closed on its own: closing the source closes the image it walks.
-    this.ranges = new AllocatedRanges(source.image(), source.description().sizeBytes(), 0);
+    this.open = open;
+    // A few pieces in flight: the reading of the next overlaps the sending of the last.
+    call.setOnReadyThreshold(IN_FLIGHT);
+    call.setOnReadyHandler(this::wake);
+    call.setOnCancelHandler(this::cancel);
   }
 
-  static void serve(
-      String what,
-      String nodeId,
-      ServerCallStreamObserver<PullChunk> call,
-      PointInTimeImages.Opened source) {
-    PullStream stream = new PullStream(what, nodeId, call, source);
-    call.setOnCancelHandler(stream::cancelled);
-    call.setOnReadyHandler(stream::pump);
-  }
-
-  private void pump() {
-    try {
-      while (!finished && call.isReady()) {
-        PullChunk next = next();
-        if (next != null) {
-          call.onNext(next);
-          continue;
-        }
-        call.onNext(PullChunk.newBuilder().setTrailer(digest.trailer()).build());
-        finish();
-        call.onCompleted();
-        log.info(
-            "sent {}: {} bytes in {} ms",
-            what,
-            digest.bytes(),
-            (System.nanoTime() - started) / 1_000_000);
+  @Override
+  public void run() {
+    MDC.put(Rpc.MDC_RPC, "PeerCopy.Pull");
+    MDC.put(Rpc.MDC_VOLUME, what);
+    long started = System.nanoTime();
+    try (PointInTimeImages.Opened source = open.get()) {
+      send(source);
+      if (cancelled) {
+        log.info("the peer went away after {} bytes; stopped reading", digest.bytes());
+        return;
       }
+      log.info("sent {} bytes in {} ms", digest.bytes(), (System.nanoTime() - started) / 1_000_000);
     } catch (IOException e) {
-      finish();
-      Rpc.fail(call, CsiException.internal("cannot read " + what + ": " + e.getMessage(), e));
+      fail(CsiException.internal("cannot read " + what + ": " + e.getMessage(), e));
     } catch (RuntimeException e) {
-      finish();
-      Rpc.fail(call, e);
+      fail(e);
+    } finally {
+      MDC.remove(Rpc.MDC_RPC);
+      MDC.remove(Rpc.MDC_VOLUME);
     }
   }
 
-  /** The header, then the next piece of data; null once every range was sent. */
-  private PullChunk next() throws IOException {
-    if (!headerSent) {
-      headerSent = true;
-      return PullChunk.newBuilder().setHeader(header(source.description())).build();
+  private void send(PointInTimeImages.Opened source) throws IOException {
+    // Not closed on its own: closing the source closes the image it walks.
+    RangeCursor ranges = new AllocatedRanges(source.image(), source.description().sizeBytes(), 0);
+    if (!awaitReady()) {
+      return;
     }
-    if (position >= rangeEnd) {
-      ByteRange range = ranges.next();
-      if (range == null) {
-        return null;
+    call.onNext(PullChunk.newBuilder().setHeader(header(source.description())).build());
+    for (ByteRange range = ranges.next(); range != null; range = ranges.next()) {
+      for (long at = range.offset(); at < range.end(); at += PIECE) {
+        if (!awaitReady()) {
+          return;
+        }
+        call.onNext(piece(source, at, (int) Math.min(PIECE, range.end() - at)));
       }
-      position = range.offset();
-      rangeEnd = range.end();
     }
-    int length = (int) Math.min(PIECE, rangeEnd - position);
+    if (awaitReady()) {
+      call.onNext(PullChunk.newBuilder().setTrailer(digest.trailer()).build());
+      call.onCompleted();
+    }
+  }
+
+  private PullChunk piece(PointInTimeImages.Opened source, long offset, int length)
+      throws IOException {
     ByteBuffer bytes = ByteBuffer.allocate(length);
-    source.image().read(bytes, position);
+    source.image().read(bytes, offset);
     bytes.flip();
     DataRange data =
         DataRange.newBuilder()
-            .setOffset(position)
+            .setOffset(offset)
             .setData(UnsafeByteOperations.unsafeWrap(bytes))
             .build();
-    digest.add(position, data.getData());
-    position += length;
+    digest.add(offset, data.getData());
     return PullChunk.newBuilder().setData(data).build();
   }
 
@@ -131,15 +127,35 @@ final class PullStream {
         .build();
   }
 
-  private void cancelled() {
-    log.info("the peer went away after {} bytes of {}; stopped reading", digest.bytes(), what);
-    finish();
+  /** Waits until the transport takes more; false once the peer went away. */
+  private boolean awaitReady() {
+    synchronized (readiness) {
+      while (!cancelled && !call.isReady()) {
+        try {
+          readiness.wait();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          cancelled = true;
+        }
+      }
+      return !cancelled;
+    }
   }
 
-  private void finish() {
-    if (!finished) {
-      finished = true;
-      source.close();
+  private void wake() {
+    synchronized (readiness) {
+      readiness.notifyAll();
+    }
+  }
+
+  private void cancel() {
+    cancelled = true;
+    wake();
+  }
+
+  private void fail(RuntimeException e) {
+    if (!cancelled) {
+      Rpc.fail(call, e);
     }
   }
 }

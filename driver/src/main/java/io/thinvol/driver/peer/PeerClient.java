@@ -35,6 +35,8 @@ public final class PeerClient {
   private static final Metadata.Key<String> AUTHORIZATION =
       Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
 
+  private static final int FLOW_CONTROL_WINDOW = 8 << 20;
+
   private final Path certificate;
   private final Path tokenFile;
 
@@ -90,6 +92,8 @@ public final class PeerClient {
       return NettyChannelBuilder.forAddress(peer.host(), peer.port())
           .sslContext(GrpcSslContexts.forClient().trustManager(certificate.toFile()).build())
           .overrideAuthority(serverName())
+          // a copy's pieces are 1 MiB: a window of several keeps the stream from waiting on acks
+          .flowControlWindow(FLOW_CONTROL_WINDOW)
           .build();
     } catch (IOException | IllegalArgumentException e) {
       throw new CsiException(

@@ -30,7 +30,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -82,7 +81,7 @@ class CrossNodeCopyRefusalTest {
 
     assertThat(message(assertCode(Status.Code.UNAVAILABLE, () -> join(clone))))
         .contains("node node-a");
-    assertThat(entries(nodes.dir("node-b").resolve("data/volumes"))).isEmpty();
+    assertThat(new NodeVolumes(nodes, EXT4).entries("node-b", "volumes")).isEmpty();
   }
 
   @Test
@@ -92,7 +91,7 @@ class CrossNodeCopyRefusalTest {
         .contains("node node-a")
         .contains("digest")
         .contains("nothing was kept");
-    assertThat(entries(nodes.dir("node-b").resolve("data/volumes"))).isEmpty();
+    assertThat(new NodeVolumes(nodes, EXT4).entries("node-b", "volumes")).isEmpty();
   }
 
   @Test
@@ -165,7 +164,7 @@ class CrossNodeCopyRefusalTest {
     Path volumes = nodes.dir("node-b").resolve("data/volumes");
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
     while (System.nanoTime() < deadline) {
-      for (String entry : entries(volumes)) {
+      for (String entry : new NodeVolumes(nodes, EXT4).entries("node-b", "volumes")) {
         Path image = volumes.resolve(entry).resolve("disk.img");
         if (entry.startsWith(".creating-") && Files.exists(image) && Files.size(image) > 0) {
           return;
@@ -205,15 +204,6 @@ class CrossNodeCopyRefusalTest {
         .setClaimNamespace(CopySources.NAMESPACE)
         .setClaimName(claim)
         .build();
-  }
-
-  private static List<String> entries(Path dir) throws Exception {
-    if (!Files.isDirectory(dir)) {
-      return List.of();
-    }
-    try (Stream<Path> list = Files.list(dir)) {
-      return list.map(p -> p.getFileName().toString()).toList();
-    }
   }
 
   private static String join(CompletableFuture<String> future) {

@@ -16,10 +16,8 @@ import io.thinvol.driver.client.CsiClient;
 import io.thinvol.driver.host.FileStats;
 import io.thinvol.driver.host.ProcessCommandRunner;
 import io.thinvol.driver.preflight.DataFiles;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -39,12 +37,14 @@ class CrossNodeCopyTest {
   KubernetesMockServer server;
 
   private PeerDrivers nodes;
+  private NodeVolumes volumes;
   private CopySources sources;
   private final FileStats stats = new FileStats(new ProcessCommandRunner());
 
   @BeforeEach
   void start() throws Exception {
     nodes = new PeerDrivers(server);
+    volumes = new NodeVolumes(nodes, EXT4);
     nodes.servePodList();
     sources = new CopySources(server);
   }
@@ -57,39 +57,47 @@ class CrossNodeCopyTest {
   }
 
   @Test
-  void aCloneOfAVolumeInUseOnNodeAHoldsItsDataOnNodeBAndOnlyItsAllocatedBytes() throws Exception {
+  void aCloneOfAVolumeOnNodeAHoldsItsDataOnNodeBAndOnlyItsAllocatedBytes() throws Exception {
     String origin = csi("node-a").createVolume("origin", 256 * MIB, EXT4, null);
     nodes.persistentVolumes(Map.of(origin, "node-a"));
-    Path file = stageAndPublish("node-a", origin).resolve("data.bin");
+    Path file = volumes.stageAndPublish("node-a", origin).resolve("data.bin");
     String data = DataFiles.writeRandom(file, 24 * MIB);
-    sources.cloneOf("clone", "origin", origin);
+    volumes.unpublishAndUnstage("node-a", origin);
+    sources.cloneOf("cold", "origin", origin);
+    sources.cloneOf("hot", "origin", origin);
 
-    // Staged and published on node-a: copied frozen, as a local clone is, then sent.
-    String clone = create("node-b", "clone", volumeSource(origin), "clone");
-    long allocatedOnA = stats.allocatedBytes(nodes.image("node-a", origin));
-    long allocatedOnB = stats.allocatedBytes(nodes.image("node-b", clone));
-    assertThat(allocatedOnB).isLessThanOrEqualTo((long) (allocatedOnA * 1.02));
-    assertThat(allocatedOnB).isGreaterThan(24 * MIB);
-    assertThat(DataFiles.sha256(stageAndPublish("node-b", clone).resolve("data.bin")))
+    // Not staged on node-a: read in place under the volume's lock, which is released after.
+    String cold = create("node-b", "cold", volumeSource(origin), "cold");
+    assertThat(DataFiles.sha256(volumes.stageAndPublish("node-a", origin).resolve("data.bin")))
         .isEqualTo(data);
+    // Staged and published on node-a: copied frozen, as a local clone is, then sent.
+    String hot = create("node-b", "hot", volumeSource(origin), "hot");
+    long allocatedOnA = stats.allocatedBytes(nodes.image("node-a", origin));
+    for (String clone : new String[] {cold, hot}) {
+      long allocatedOnB = stats.allocatedBytes(nodes.image("node-b", clone));
+      assertThat(allocatedOnB).isLessThanOrEqualTo((long) (allocatedOnA * 1.02));
+      assertThat(allocatedOnB).isGreaterThan(24 * MIB);
+      assertThat(DataFiles.sha256(volumes.stageAndPublish("node-b", clone).resolve("data.bin")))
+          .isEqualTo(data);
+      volumes.unpublishAndUnstage("node-b", clone);
+    }
 
     // The same request again is the same volume; nothing else was made.
-    assertThat(create("node-b", "clone", volumeSource(origin), "clone")).isEqualTo(clone);
-    assertThat(volumeDirs("node-b")).containsExactly(clone);
-    unpublishAndUnstage("node-b", clone);
-    unpublishAndUnstage("node-a", origin);
+    assertThat(create("node-b", "hot", volumeSource(origin), "hot")).isEqualTo(hot);
+    assertThat(volumes.entries("node-b", "volumes")).containsExactlyInAnyOrder(cold, hot);
+    volumes.unpublishAndUnstage("node-a", origin);
     // Nothing of the temporary copy is left on node-a.
-    assertThat(snapshotDirs("node-a")).isEmpty();
+    assertThat(volumes.entries("node-a", "snapshots")).isEmpty();
   }
 
   @Test
   void aRestoreOnNodeBOfASnapshotTakenOnNodeAHoldsTheSnapshotsDataAndItsHoles() throws Exception {
     String origin = csi("node-a").createVolume("origin", 512 * MIB, EXT4, null);
-    Path file = stageAndPublish("node-a", origin).resolve("data.bin");
+    Path file = volumes.stageAndPublish("node-a", origin).resolve("data.bin");
     String data = DataFiles.writeRandom(file, 16 * MIB);
     String snapshot = csi("node-a").createSnapshot("snap", origin);
     DataFiles.writeRandom(file, 16 * MIB); // after the snapshot: not in the restore
-    unpublishAndUnstage("node-a", origin);
+    volumes.unpublishAndUnstage("node-a", origin);
     sources.restoreOf("restored", "snap", snapshot);
 
     String restored = create("node-b", "restored", snapshotSource(snapshot), "restored");
@@ -97,9 +105,9 @@ class CrossNodeCopyTest {
     long allocatedOnB = stats.allocatedBytes(nodes.image("node-b", restored));
     assertThat(allocatedOnB).isLessThanOrEqualTo((long) (allocatedOnA * 1.02));
     assertThat(allocatedOnB).isLessThan(512 * MIB / 4); // holes stayed holes
-    assertThat(DataFiles.sha256(stageAndPublish("node-b", restored).resolve("data.bin")))
+    assertThat(DataFiles.sha256(volumes.stageAndPublish("node-b", restored).resolve("data.bin")))
         .isEqualTo(data);
-    unpublishAndUnstage("node-b", restored);
+    volumes.unpublishAndUnstage("node-b", restored);
   }
 
   @Test
@@ -133,11 +141,11 @@ class CrossNodeCopyTest {
                     Status.Code.UNAVAILABLE,
                     () -> create("node-b", "restored", snapshotSource(snapshot), "restored"))))
         .contains("node node-a");
-    assertThat(volumeDirs("node-b")).isEmpty();
+    assertThat(volumes.entries("node-b", "volumes")).isEmpty();
 
     nodes.start("node-a"); // the provisioner's retry succeeds once the peer is back
     String restored = create("node-b", "restored", snapshotSource(snapshot), "restored");
-    assertThat(volumeDirs("node-b")).containsExactly(restored);
+    assertThat(volumes.entries("node-b", "volumes")).containsExactly(restored);
   }
 
   private String create(String node, String name, VolumeContentSource source, String claim) {
@@ -171,41 +179,7 @@ class CrossNodeCopyTest {
     return nodes.dir(node).resolve("data/snapshots").resolve(snapshot).resolve("disk.img");
   }
 
-  /** Every entry of the node's volumes/ directory, half-made ones included. */
-  private Stream<String> entries(Path dir) throws Exception {
-    return Files.isDirectory(dir)
-        ? Files.list(dir).map(p -> p.getFileName().toString()).toList().stream()
-        : Stream.empty();
-  }
-
-  private java.util.List<String> volumeDirs(String node) throws Exception {
-    return entries(nodes.dir(node).resolve("data/volumes")).toList();
-  }
-
-  private java.util.List<String> snapshotDirs(String node) throws Exception {
-    return entries(nodes.dir(node).resolve("data/snapshots")).toList();
-  }
-
   private CsiClient csi(String node) {
     return nodes.driver(node).csi();
-  }
-
-  private Path stageAndPublish(String node, String id) {
-    csi(node).stage(id, staging(node, id), EXT4);
-    csi(node).publish(id, staging(node, id), target(node, id), EXT4, false);
-    return target(node, id);
-  }
-
-  private void unpublishAndUnstage(String node, String id) {
-    csi(node).unpublish(id, target(node, id));
-    csi(node).unstage(id, staging(node, id));
-  }
-
-  private Path staging(String node, String id) {
-    return nodes.dir(node).resolve("staging").resolve(id);
-  }
-
-  private Path target(String node, String id) {
-    return nodes.dir(node).resolve("pods").resolve(id).resolve("mount");
   }
 }

@@ -206,10 +206,16 @@ final class PeerDrivers implements AutoCloseable {
                                     List.of(node)))))))));
   }
 
-  /** {@code node}'s driver pod answers at {@code port}: the test's stand-in for its driver. */
+  /**
+   * {@code node}'s driver pod answers at {@code port} from now on: a test's stand-in for its
+   * driver, or a relay in front of it.
+   */
   void standIn(String node, int port) {
+    boolean served = ports.containsKey(node);
     ports.put(node, port);
-    servePod(node);
+    if (!served) {
+      servePod(node);
+    }
   }
 
   /** Every node's driver pod, as the LIST without a field selector returns them. */
@@ -220,19 +226,20 @@ final class PeerDrivers implements AutoCloseable {
         .withPath(
             "/api/v1/namespaces/thinvol-system/pods?labelSelector=app.kubernetes.io%2Fname%3D"
                 + "thinvol-node%2Cthinvol.io%2Fbackend%3Dtest")
-        .andReturn(
+        .andReply(
             HttpURLConnection.HTTP_OK,
-            Map.of(
-                "kind",
-                "PodList",
-                "apiVersion",
-                "v1",
-                "items",
-                ports.keySet().stream().map(this::pod).toList()))
+            request ->
+                Map.of(
+                    "kind",
+                    "PodList",
+                    "apiVersion",
+                    "v1",
+                    "items",
+                    ports.keySet().stream().map(this::pod).toList()))
         .always();
   }
 
-  /** The DaemonSet's pod on {@code node}, as the field-selected LIST returns it. */
+  /** The DaemonSet's pod on {@code node}, as the field-selected LIST returns it (its port now). */
   private void servePod(String node) {
     server
         .expect()
@@ -241,9 +248,9 @@ final class PeerDrivers implements AutoCloseable {
             "/api/v1/namespaces/thinvol-system/pods?labelSelector=app.kubernetes.io%2Fname%3D"
                 + "thinvol-node%2Cthinvol.io%2Fbackend%3Dtest&fieldSelector=spec.nodeName%3D"
                 + node)
-        .andReturn(
+        .andReply(
             HttpURLConnection.HTTP_OK,
-            Map.of("kind", "PodList", "apiVersion", "v1", "items", List.of(pod(node))))
+            request -> Map.of("kind", "PodList", "apiVersion", "v1", "items", List.of(pod(node))))
         .always();
   }
 
