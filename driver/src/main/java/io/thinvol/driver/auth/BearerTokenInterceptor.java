@@ -27,27 +27,32 @@ public final class BearerTokenInterceptor implements ServerInterceptor {
   private final TokenAuthenticator authenticator;
   private final Set<String> allowedUsernames;
   private final Map<String, Set<String>> methodOnlyUsernames;
+  private final Set<String> exclusiveMethods;
 
   /**
    * @param allowedAccounts ServiceAccounts as {@code namespace:name}
    */
   public BearerTokenInterceptor(TokenAuthenticator authenticator, Set<String> allowedAccounts) {
-    this(authenticator, allowedAccounts, Map.of());
+    this(authenticator, allowedAccounts, Map.of(), Set.of());
   }
 
   /**
    * @param allowedAccounts ServiceAccounts as {@code namespace:name}, allowed every method
    * @param methodOnlyAccounts by full method name, ServiceAccounts allowed that method and no other
+   * @param exclusiveMethods methods that only their {@code methodOnlyAccounts} may call, not even
+   *     the {@code allowedAccounts} (a peer's copy of a volume is for peers alone)
    */
   public BearerTokenInterceptor(
       TokenAuthenticator authenticator,
       Set<String> allowedAccounts,
-      Map<String, Set<String>> methodOnlyAccounts) {
+      Map<String, Set<String>> methodOnlyAccounts,
+      Set<String> exclusiveMethods) {
     this.authenticator = authenticator;
     this.allowedUsernames = usernames(allowedAccounts);
     this.methodOnlyUsernames =
         methodOnlyAccounts.entrySet().stream()
             .collect(Collectors.toMap(Map.Entry::getKey, e -> usernames(e.getValue())));
+    this.exclusiveMethods = Set.copyOf(exclusiveMethods);
   }
 
   private static Set<String> usernames(Set<String> accounts) {
@@ -99,8 +104,11 @@ public final class BearerTokenInterceptor implements ServerInterceptor {
   }
 
   private boolean mayCall(String username, String method) {
-    return allowedUsernames.contains(username)
-        || methodOnlyUsernames.getOrDefault(method, Set.of()).contains(username);
+    Set<String> methodOnly = methodOnlyUsernames.getOrDefault(method, Set.of());
+    if (exclusiveMethods.contains(method)) {
+      return methodOnly.contains(username);
+    }
+    return allowedUsernames.contains(username) || methodOnly.contains(username);
   }
 
   private Status denied(String username, String method) {

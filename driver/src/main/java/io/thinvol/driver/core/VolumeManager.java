@@ -7,11 +7,9 @@ import io.thinvol.driver.host.MountTable;
 import io.thinvol.driver.host.SparseFiles;
 import io.thinvol.driver.store.AccessType;
 import io.thinvol.driver.store.Catalog;
-import io.thinvol.driver.store.ContentSource;
 import io.thinvol.driver.store.DataLayout;
 import io.thinvol.driver.store.GroupCatalog;
 import io.thinvol.driver.store.Ids;
-import io.thinvol.driver.store.SnapshotRecord;
 import io.thinvol.driver.store.VolumeRecord;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -43,6 +41,8 @@ public final class VolumeManager {
   private final ImageCopier copier;
   private final Snapshots snapshots;
   private final VolumeModifier modifier;
+  private final VolumeClones clones;
+  private final PointInTimeImages pointInTime;
 
   public VolumeManager(
       DriverConfig config,
@@ -50,6 +50,20 @@ public final class VolumeManager {
       Catalog catalog,
       HostTools host,
       OperationLocks locks) {
+    this(config, layout, catalog, host, locks, null);
+  }
+
+  /**
+   * @param remotes where volumes whose content source is on another node are copied from; null:
+   *     such a source is not found
+   */
+  public VolumeManager(
+      DriverConfig config,
+      DataLayout layout,
+      Catalog catalog,
+      HostTools host,
+      OperationLocks locks,
+      RemoteSources remotes) {
     this.config = config;
     this.layout = layout;
     this.catalog = catalog;
@@ -60,6 +74,10 @@ public final class VolumeManager {
     this.copier = new ImageCopier(config, layout, host, freezes);
     this.snapshots = new Snapshots(layout, catalog, host, locks, this, copier, capacity);
     this.modifier = new VolumeModifier(this, host, locks);
+    this.clones =
+        new VolumeClones(config.nodeId(), layout, catalog, host, locks, copier, this, remotes);
+    this.pointInTime =
+        new PointInTimeImages(config.nodeId(), layout, catalog, host, locks, snapshots, copier);
   }
 
   /** Undoes what a crash of the previous run left behind: thaws the filesystems it froze. */
@@ -69,6 +87,11 @@ public final class VolumeManager {
 
   public Snapshots snapshots() {
     return snapshots;
+  }
+
+  /** This node's volumes and snapshots as other nodes copy them. */
+  public PointInTimeImages pointInTime() {
+    return pointInTime;
   }
 
   public VolumeModifier modifier() {
@@ -108,7 +131,7 @@ public final class VolumeManager {
         return VolumeSpecChecks.requireCompatible(existing.get(), spec);
       }
       VolumeSpecChecks.requireMakeable(spec, host.filesystemTools());
-      return spec.source() == null ? createEmpty(spec) : createFromSource(spec, budget);
+      return spec.source() == null ? createEmpty(spec) : clones.create(spec, budget);
     }
   }
 
@@ -118,67 +141,17 @@ public final class VolumeManager {
     return assemble(spec, size, false, formatted, image -> allocateSparse(image, size));
   }
 
-  private VolumeRecord createFromSource(VolumeSpec spec, Duration budget) {
-    ContentSource source = spec.source();
-    if (source.kind() == ContentSource.Kind.SNAPSHOT) {
-      SnapshotRecord snapshot =
-          catalog
-              .snapshot(source.id())
-              .orElseThrow(() -> CsiException.notFound("snapshot %s does not exist", source.id()));
-      VolumeSpecChecks.requireRestorable(
-          spec, snapshot.sourceAccessType(), snapshot.fsType(), "snapshot " + snapshot.id());
-      try (OperationLocks.Held held =
-          locks.tryAcquire(snapshot.id(), "snapshot " + snapshot.id())) {
-        long size = sizeFor(spec, snapshot.sizeBytes());
-        return assemble(
-            spec,
-            size,
-            size > snapshot.sizeBytes(),
-            inheritedFormat(spec, snapshot.formatted(), layout.snapshotImage(snapshot.id())),
-            image -> {
-              copier.copySnapshot(snapshot.id(), image, budget);
-              allocateSparse(image, size);
-            });
-      }
-    }
-    VolumeRecord origin =
-        catalog
-            .volume(source.id())
-            .orElseThrow(() -> CsiException.notFound("volume %s does not exist", source.id()));
-    VolumeSpecChecks.requireRestorable(
-        spec, origin.accessType(), origin.fsType(), "volume " + origin.id());
-    try (OperationLocks.Held held = locks.tryAcquire(origin.id(), "volume " + origin.id())) {
-      long size = sizeFor(spec, origin.sizeBytes());
-      return assemble(
-          spec,
-          size,
-          size > origin.sizeBytes(),
-          inheritedFormat(spec, origin.formatted(), layout.volumeImage(origin.id())),
-          image -> {
-            copier.copy(origin, image, budget);
-            allocateSparse(image, size);
-          });
-    }
-  }
-
-  /** A copy holds what its source held: a filesystem the driver made, or nothing yet. */
-  private Boolean inheritedFormat(VolumeSpec spec, Boolean sourceFormatted, Path sourceImage) {
-    return spec.accessType() == AccessType.MOUNT
-        ? VolumeFilesystems.wasFormatted(sourceFormatted, sourceImage, host)
-        : null;
-  }
-
-  private long sizeFor(VolumeSpec spec, long sourceSize) {
+  long sizeFor(VolumeSpec spec, long sourceSize) {
     long floor = Math.max(SizePolicy.minimum(spec.accessType(), spec.fsType()), sourceSize);
     return SizePolicy.resolve(
         spec.requiredBytes(), spec.limitBytes(), floor, SizePolicy.MAXIMUM_SIZE);
   }
 
-  private interface ImageWriter {
+  interface ImageWriter {
     void write(Path image) throws IOException;
   }
 
-  private VolumeRecord assemble(
+  VolumeRecord assemble(
       VolumeSpec spec, long size, boolean grow, Boolean formatted, ImageWriter writer) {
     String id = Ids.newVolumeId();
     Path assembled = DataLayout.creating(layout.volumeDir(id));
@@ -296,7 +269,7 @@ public final class VolumeManager {
     return host.loops().find(layout.volumeImage(volume.id())).flatMap(copier::filesystemMount);
   }
 
-  private void allocateSparse(Path image, long size) throws IOException {
+  void allocateSparse(Path image, long size) throws IOException {
     try {
       SparseFiles.extend(image, size);
     } catch (SparseFiles.TooLargeException e) {

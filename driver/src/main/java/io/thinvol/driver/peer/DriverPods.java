@@ -6,6 +6,10 @@ import io.thinvol.driver.kube.ApiServer;
 import io.thinvol.driver.kube.JsonTree;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Supplier;
 
 /**
@@ -16,7 +20,7 @@ import java.util.function.Supplier;
  * its readiness probe failing) is not called: the CO's retry finds it once it is. Asked for every
  * forwarded call: pods come and go with new IPs, the look-up is one small request.
  */
-final class DriverPods {
+public final class DriverPods {
 
   static final String PORT_NAME = "addons";
 
@@ -25,7 +29,7 @@ final class DriverPods {
   private final String selector;
   private final int defaultPort;
 
-  DriverPods(Supplier<ApiServer> api, String namespace, String selector, int defaultPort) {
+  public DriverPods(Supplier<ApiServer> api, String namespace, String selector, int defaultPort) {
     this.api = api;
     this.namespace = namespace;
     this.selector = selector;
@@ -33,23 +37,8 @@ final class DriverPods {
   }
 
   /** The Ready driver pod on {@code node}; UNAVAILABLE, saying why, when there is none. */
-  PeerEndpoint on(String node) {
-    JsonTree pods;
-    try {
-      pods =
-          api.get()
-              .get(
-                  "/api/v1/namespaces/"
-                      + encode(namespace)
-                      + "/pods?labelSelector="
-                      + encode(selector)
-                      + "&fieldSelector="
-                      + encode("spec.nodeName=" + node));
-    } catch (IllegalStateException e) {
-      throw new CsiException(
-          Status.Code.UNAVAILABLE,
-          "cannot look up the driver pod of node " + node + " (list pods): " + e.getMessage());
-    }
+  public PeerEndpoint on(String node) {
+    JsonTree pods = list("spec.nodeName=" + node, "node " + node);
     String seen = null;
     for (JsonTree pod : pods.path("items")) {
       String name = pod.path("metadata").path("name").asText();
@@ -69,6 +58,49 @@ final class DriverPods {
                 selector, namespace, node)
             : String.format(
                 "driver pod %s on node %s, which holds the volume, is not ready", seen, node));
+  }
+
+  /**
+   * The Ready driver pod of every node but {@code except}, and the nodes whose driver pod is not
+   * Ready (they cannot be asked now).
+   */
+  public Peers all(String except) {
+    JsonTree pods = list("", "every node");
+    List<PeerEndpoint> ready = new ArrayList<>();
+    Set<String> notReady = new TreeSet<>();
+    for (JsonTree pod : pods.path("items")) {
+      String node = pod.path("spec").path("nodeName").asText("");
+      if (node.isEmpty() || node.equals(except)) {
+        continue;
+      }
+      String ip = pod.path("status").path("podIP").asText("");
+      if (pod.path("metadata").has("deletionTimestamp") || !ready(pod) || ip.isEmpty()) {
+        notReady.add(node);
+        continue;
+      }
+      ready.add(
+          new PeerEndpoint(node, pod.path("metadata").path("name").asText(), ip, addonsPort(pod)));
+    }
+    ready.forEach(peer -> notReady.remove(peer.node()));
+    return new Peers(ready, notReady);
+  }
+
+  /** The driver pods that can be called, and the nodes whose pod cannot be now. */
+  public record Peers(List<PeerEndpoint> ready, Set<String> notReady) {}
+
+  private JsonTree list(String fieldSelector, String where) {
+    String path =
+        "/api/v1/namespaces/" + encode(namespace) + "/pods?labelSelector=" + encode(selector);
+    if (!fieldSelector.isEmpty()) {
+      path += "&fieldSelector=" + encode(fieldSelector);
+    }
+    try {
+      return api.get().get(path);
+    } catch (IllegalStateException e) {
+      throw new CsiException(
+          Status.Code.UNAVAILABLE,
+          "cannot look up the driver pods of " + where + " (list pods): " + e.getMessage());
+    }
   }
 
   private static boolean ready(JsonTree pod) {

@@ -44,7 +44,7 @@ public final class ModifyForwarding {
       Path certificate,
       int addonsPort,
       Supplier<ApiServer> api) {
-    Supplier<ApiServer> once = new Once<>(api);
+    Supplier<ApiServer> once = new Lazy<>(api);
     return new ModifyForwarding(
         config.nodeId(),
         new VolumeNodes(once, config.driverName()),
@@ -71,30 +71,6 @@ public final class ModifyForwarding {
         volumeNodes.forget(volumeId);
       }
       throw e;
-    }
-  }
-
-  /** The API client is built on the first forward: a driver that never forwards never pays. */
-  private static final class Once<T> implements Supplier<T> {
-    private final Supplier<T> factory;
-    private volatile T value;
-
-    Once(Supplier<T> factory) {
-      this.factory = factory;
-    }
-
-    @Override
-    public T get() {
-      T current = value;
-      if (current == null) {
-        synchronized (this) {
-          if (value == null) {
-            value = factory.get();
-          }
-          current = value;
-        }
-      }
-      return current;
     }
   }
 }

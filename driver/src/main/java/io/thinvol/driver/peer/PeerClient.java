@@ -30,23 +30,24 @@ import java.util.concurrent.TimeUnit;
  * ServiceAccount token. Both files are read at each call: the kubelet replaces them in place. A
  * channel lives for one call: forwards are rare, and a peer's IP changes with its pod.
  */
-final class PeerClient {
+public final class PeerClient {
 
   private static final Metadata.Key<String> AUTHORIZATION =
       Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
 
+  private static final int FLOW_CONTROL_WINDOW = 8 << 20;
+
   private final Path certificate;
   private final Path tokenFile;
 
-  PeerClient(Path certificate, Path tokenFile) {
+  public PeerClient(Path certificate, Path tokenFile) {
     this.certificate = certificate;
     this.tokenFile = tokenFile;
   }
 
   ControllerModifyVolumeResponse modify(
       PeerEndpoint peer, ControllerModifyVolumeRequest request, Duration timeout) {
-    Metadata headers = new Metadata();
-    headers.put(AUTHORIZATION, "Bearer " + token());
+    Metadata headers = credentials();
     ManagedChannel channel = channel(peer);
     try {
       return ControllerGrpc.newBlockingStub(channel)
@@ -60,8 +61,15 @@ final class PeerClient {
     }
   }
 
+  /** The headers that authenticate this driver to a peer: its current projected token. */
+  public Metadata credentials() {
+    Metadata headers = new Metadata();
+    headers.put(AUTHORIZATION, "Bearer " + token());
+    return headers;
+  }
+
   /** The peer's code, with a message naming where it came from. */
-  private static CsiException answered(PeerEndpoint peer, Status status) {
+  public static CsiException answered(PeerEndpoint peer, Status status) {
     String description = status.getDescription() == null ? "" : status.getDescription();
     if (status.getCode() == Status.Code.UNAVAILABLE && status.getCause() != null) {
       return new CsiException(
@@ -78,11 +86,14 @@ final class PeerClient {
         status.getCode(), "the driver on " + peer.describe() + " answered: " + description);
   }
 
-  private ManagedChannel channel(PeerEndpoint peer) {
+  /** A TLS channel to {@code peer}, verified against the certificate every driver pod presents. */
+  public ManagedChannel channel(PeerEndpoint peer) {
     try {
       return NettyChannelBuilder.forAddress(peer.host(), peer.port())
           .sslContext(GrpcSslContexts.forClient().trustManager(certificate.toFile()).build())
           .overrideAuthority(serverName())
+          // a copy's pieces are 1 MiB: a window of several keeps the stream from waiting on acks
+          .flowControlWindow(FLOW_CONTROL_WINDOW)
           .build();
     } catch (IOException | IllegalArgumentException e) {
       throw new CsiException(
@@ -122,7 +133,7 @@ final class PeerClient {
           Status.Code.UNAVAILABLE,
           "cannot read this driver's token "
               + tokenFile
-              + " to forward the call: "
+              + " to call a peer: "
               + e.getMessage()
               + "; is the projected token volume mounted?");
     }

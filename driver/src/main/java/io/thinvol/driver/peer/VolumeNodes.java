@@ -20,7 +20,7 @@ import java.util.function.Supplier;
  * an informer that would hold every PV in every driver's memory for ever. A volume never moves, so
  * the answer is remembered for the volume's life (bounded; a deleted volume's entry ages out).
  */
-final class VolumeNodes {
+public final class VolumeNodes {
 
   static final int PAGE = 250;
   private static final int REMEMBERED = 1024;
@@ -35,7 +35,7 @@ final class VolumeNodes {
         }
       };
 
-  VolumeNodes(Supplier<ApiServer> api, String driverName) {
+  public VolumeNodes(Supplier<ApiServer> api, String driverName) {
     this.api = api;
     this.driverName = driverName;
   }
@@ -44,7 +44,7 @@ final class VolumeNodes {
    * The node holding {@code volumeId}: NOT_FOUND when no PersistentVolume of this driver has that
    * handle or it names no node, UNAVAILABLE when the API server cannot be asked.
    */
-  String nodeOf(String volumeId) {
+  public String nodeOf(String volumeId) {
     synchronized (known) {
       String node = known.get(volumeId);
       if (node != null) {
@@ -68,7 +68,7 @@ final class VolumeNodes {
   }
 
   /** Forgets where {@code volumeId} was (it was not there any more: deleted). */
-  void forget(String volumeId) {
+  public void forget(String volumeId) {
     synchronized (known) {
       known.remove(volumeId);
     }

@@ -25,6 +25,7 @@ import io.thinvol.driver.csi.DataDirGate;
 import io.thinvol.driver.csi.GroupControllerService;
 import io.thinvol.driver.csi.IdentityService;
 import io.thinvol.driver.csi.NodeService;
+import io.thinvol.driver.csi.PeerCopyService;
 import io.thinvol.driver.csi.PeerModifyService;
 import io.thinvol.driver.csi.ReclaimSpaceService;
 import io.thinvol.driver.csi.SnapshotMetadataService;
@@ -36,11 +37,15 @@ import io.thinvol.driver.kube.ApiServer;
 import io.thinvol.driver.metrics.HttpEndpoints;
 import io.thinvol.driver.metrics.Metrics;
 import io.thinvol.driver.metrics.MetricsInterceptor;
+import io.thinvol.driver.peer.Lazy;
 import io.thinvol.driver.peer.ModifyForwarding;
+import io.thinvol.driver.peer.copy.ClaimSources;
+import io.thinvol.driver.peer.copy.PeerPuller;
 import io.thinvol.driver.store.Catalog;
 import io.thinvol.driver.store.DataDirLock;
 import io.thinvol.driver.store.DataLayout;
 import io.thinvol.driver.store.GroupCatalog;
+import io.thinvol.peer.v1.PeerCopyGrpc;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -50,6 +55,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -128,7 +134,18 @@ public final class Driver implements AutoCloseable {
       host.filesystemTools().unavailable(type).ifPresent(why -> log.warn("{}", why));
     }
     OperationLocks locks = new OperationLocks();
-    VolumeManager volumes = new VolumeManager(config, layout, catalog, host, locks);
+    // The API client is built on the first call that needs it: a driver that never asks never pays.
+    Supplier<ApiServer> api = new Lazy<>(ApiServer::fromEnvironment);
+    VolumeManager volumes =
+        new VolumeManager(
+            config,
+            layout,
+            catalog,
+            host,
+            locks,
+            peers.forwards()
+                ? PeerPuller.of(config, peers, addons.tlsCertificate(), addons.port(), api)
+                : null);
     volumes.recover();
     GroupSnapshots groups = volumes.groupSnapshots(groupCatalog);
     groups.recover();
@@ -167,11 +184,7 @@ public final class Driver implements AutoCloseable {
                       health,
                       peers.forwards()
                           ? ModifyForwarding.of(
-                              config,
-                              peers,
-                              addons.tlsCertificate(),
-                              addons.port(),
-                              ApiServer::fromEnvironment)
+                              config, peers, addons.tlsCertificate(), addons.port(), api)
                           : null),
                   new GroupControllerService(groups),
                   new NodeService(config, node, health),
@@ -190,11 +203,19 @@ public final class Driver implements AutoCloseable {
       if (addons.port() > 0) {
         List<BindableService> portServices = new ArrayList<>(addonsServices);
         Map<String, Set<String>> peerMethods = Map.of();
+        String pull = PeerCopyGrpc.getPullMethod().getFullMethodName();
         if (peers.acceptedAccount() != null) {
           portServices.add(new PeerModifyService(volumes));
+          portServices.add(
+              new PeerCopyService(
+                  volumes.pointInTime(),
+                  new ClaimSources(api, config.driverName()),
+                  config.nodeId()));
           peerMethods =
               Map.of(
                   ControllerGrpc.getControllerModifyVolumeMethod().getFullMethodName(),
+                  Set.of(peers.acceptedAccount()),
+                  pull,
                   Set.of(peers.acceptedAccount()));
         }
         // 0 until a token arrives, and while none of the cluster's keys could be read (logged)
@@ -209,7 +230,8 @@ public final class Driver implements AutoCloseable {
                     new BearerTokenInterceptor(
                         new TokenAuthenticator(verifier, addons.tokenAudience(), Clock.systemUTC()),
                         addons.allowedServiceAccounts(),
-                        peerMethods),
+                        peerMethods,
+                        Set.of(pull)),
                     new MetricsInterceptor(metrics)),
                 eventLoops));
       }

@@ -109,7 +109,7 @@ public final class SnapshotBenchmark {
   }
 
   /** A raw copy made durable as the driver makes its snapshots (file and directory synced). */
-  private static void copy(Path from, Path to, String... options) throws Exception {
+  public static void copy(Path from, Path to, String... options) throws Exception {
     List<String> argv = new ArrayList<>(List.of("cp"));
     argv.addAll(List.of(options));
     argv.addAll(List.of("--", from.toString(), to.toString()));
@@ -118,7 +118,7 @@ public final class SnapshotBenchmark {
   }
 
   /** 512 MiB of random data in every other MiB of the volume, through its block device. */
-  private static void fill(CsiClient csi, String volume, Path work) throws Exception {
+  public static void fill(CsiClient csi, String volume, Path work) throws Exception {
     Path staging = work.resolve("staging");
     Path device = work.resolve("device");
     csi.stage(volume, staging, RAW);

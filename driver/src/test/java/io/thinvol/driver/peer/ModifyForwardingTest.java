@@ -47,11 +47,13 @@ class ModifyForwardingTest {
   KubernetesMockServer server;
 
   private PeerDrivers nodes;
+  private NodeVolumes volumes;
   private final LoopDevices loops = new LoopDevices(new ProcessCommandRunner());
 
   @BeforeEach
   void start() throws Exception {
     nodes = new PeerDrivers(server);
+    volumes = new NodeVolumes(nodes, EXT4);
   }
 
   @AfterEach
@@ -66,7 +68,7 @@ class ModifyForwardingTest {
       throws Exception {
     String id = create("node-b", "mounted", "buffered");
     nodes.persistentVolumes(Map.of(id, "node-b"));
-    Path file = stageAndPublish("node-b", id).resolve("data.bin");
+    Path file = volumes.stageAndPublish("node-b", id).resolve("data.bin");
     String data = DataFiles.writeRandom(file, 8 * MIB);
     assertThat(deviceMode("node-b", id)).isEqualTo("buffered");
 
@@ -83,10 +85,11 @@ class ModifyForwardingTest {
     assertThat(LoopIoModes.losetupReportsDirectIo(device("node-b", id).path())).isFalse();
 
     // Read back from the image, not from a cache: unstaging drops the filesystem's pages.
-    unpublishAndUnstage("node-b", id);
-    assertThat(DataFiles.sha256(stageAndPublish("node-b", id).resolve("data.bin"))).isEqualTo(data);
+    volumes.unpublishAndUnstage("node-b", id);
+    assertThat(DataFiles.sha256(volumes.stageAndPublish("node-b", id).resolve("data.bin")))
+        .isEqualTo(data);
     assertThat(deviceMode("node-b", id)).isEqualTo("buffered");
-    unpublishAndUnstage("node-b", id);
+    volumes.unpublishAndUnstage("node-b", id);
   }
 
   @Test
@@ -120,7 +123,7 @@ class ModifyForwardingTest {
   void aForwardWithATokenTheClusterRefusesIsUnauthenticatedAndChangesNothing() throws Exception {
     String id = create("node-b", "forged", "buffered");
     nodes.persistentVolumes(Map.of(id, "node-b"));
-    Path file = stageAndPublish("node-b", id).resolve("data.bin");
+    Path file = volumes.stageAndPublish("node-b", id).resolve("data.bin");
     String data = DataFiles.writeRandom(file, 4 * MIB);
 
     nodes.writeToken("node-a", nodes.forgedToken());
@@ -134,7 +137,7 @@ class ModifyForwardingTest {
     modify("node-a", id, "direct");
     assertThat(deviceMode("node-b", id)).isEqualTo("direct");
     assertThat(DataFiles.sha256(file)).isEqualTo(data);
-    unpublishAndUnstage("node-b", id);
+    volumes.unpublishAndUnstage("node-b", id);
   }
 
   @Test
@@ -219,25 +222,6 @@ class ModifyForwardingTest {
 
   private CsiClient csi(String node) {
     return nodes.driver(node).csi();
-  }
-
-  private Path stageAndPublish(String node, String id) {
-    csi(node).stage(id, staging(node, id), EXT4);
-    csi(node).publish(id, staging(node, id), target(node, id), EXT4, false);
-    return target(node, id);
-  }
-
-  private void unpublishAndUnstage(String node, String id) {
-    csi(node).unpublish(id, target(node, id));
-    csi(node).unstage(id, staging(node, id));
-  }
-
-  private Path staging(String node, String id) {
-    return nodes.dir(node).resolve("staging").resolve(id);
-  }
-
-  private Path target(String node, String id) {
-    return nodes.dir(node).resolve("pods").resolve(id).resolve("mount");
   }
 
   private LoopDevice device(String node, String id) {

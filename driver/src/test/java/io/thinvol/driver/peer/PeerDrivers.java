@@ -44,6 +44,11 @@ final class PeerDrivers implements AutoCloseable {
   private final Map<String, DriverProcess> drivers = new LinkedHashMap<>();
 
   PeerDrivers(KubernetesMockServer server) throws Exception {
+    this(server, List.of("node-a", "node-b"));
+  }
+
+  /** Drivers on {@code nodes} only: a test may stand in for another node's driver. */
+  PeerDrivers(KubernetesMockServer server, List<String> nodes) throws Exception {
     this.server = server;
     this.reviews = MockTokenReviews.on(server);
     this.root = Files.createTempDirectory("thinvol-peers-");
@@ -54,7 +59,7 @@ final class PeerDrivers implements AutoCloseable {
         "thinvol-test-node.thinvol-system.svc",
         "subjectAltName=DNS:thinvol-test-node.thinvol-system.svc,DNS:localhost");
     try {
-      for (String node : List.of("node-a", "node-b")) {
+      for (String node : nodes) {
         ports.put(node, freePort());
         Files.createDirectories(root.resolve(node));
         writeToken(node, nodeToken());
@@ -101,7 +106,7 @@ final class PeerDrivers implements AutoCloseable {
                 "--addons-port=" + ports.get(node),
                 "--http-port=0",
                 "--addons-tls-cert=" + certificate(),
-                "--addons-tls-key=" + root.resolve("tls/tls.key"),
+                "--addons-tls-key=" + key(),
                 "--addons-allowed-serviceaccounts=" + NAMESPACE + ":thinvol-operator",
                 "--peer-token-file=" + dir.resolve("token"),
                 "--peer-pod-selector=" + SELECTOR,
@@ -139,6 +144,10 @@ final class PeerDrivers implements AutoCloseable {
 
   Path certificate() {
     return root.resolve("tls/tls.crt");
+  }
+
+  Path key() {
+    return root.resolve("tls/tls.key");
   }
 
   Path dir(String node) {
@@ -197,31 +206,41 @@ final class PeerDrivers implements AutoCloseable {
                                     List.of(node)))))))));
   }
 
-  /** The DaemonSet's pod on {@code node}, as the field-selected LIST returns it. */
+  /**
+   * {@code node}'s driver pod answers at {@code port} from now on: a test's stand-in for its
+   * driver, or a relay in front of it.
+   */
+  void standIn(String node, int port) {
+    boolean served = ports.containsKey(node);
+    ports.put(node, port);
+    if (!served) {
+      servePod(node);
+    }
+  }
+
+  /** Every node's driver pod, as the LIST without a field selector returns them. */
+  void servePodList() {
+    server
+        .expect()
+        .get()
+        .withPath(
+            "/api/v1/namespaces/thinvol-system/pods?labelSelector=app.kubernetes.io%2Fname%3D"
+                + "thinvol-node%2Cthinvol.io%2Fbackend%3Dtest")
+        .andReply(
+            HttpURLConnection.HTTP_OK,
+            request ->
+                Map.of(
+                    "kind",
+                    "PodList",
+                    "apiVersion",
+                    "v1",
+                    "items",
+                    ports.keySet().stream().map(this::pod).toList()))
+        .always();
+  }
+
+  /** The DaemonSet's pod on {@code node}, as the field-selected LIST returns it (its port now). */
   private void servePod(String node) {
-    Map<String, Object> pod =
-        Map.of(
-            "metadata",
-            Map.of("name", "thinvol-test-node-" + node, "namespace", NAMESPACE),
-            "spec",
-            Map.of(
-                "nodeName",
-                node,
-                "containers",
-                List.of(
-                    Map.of(
-                        "name",
-                        "driver",
-                        "ports",
-                        List.of(Map.of("name", "addons", "containerPort", ports.get(node)))))),
-            "status",
-            Map.of(
-                "phase",
-                "Running",
-                "podIP",
-                "127.0.0.1",
-                "conditions",
-                List.of(Map.of("type", "Ready", "status", "True"))));
     server
         .expect()
         .get()
@@ -229,10 +248,35 @@ final class PeerDrivers implements AutoCloseable {
             "/api/v1/namespaces/thinvol-system/pods?labelSelector=app.kubernetes.io%2Fname%3D"
                 + "thinvol-node%2Cthinvol.io%2Fbackend%3Dtest&fieldSelector=spec.nodeName%3D"
                 + node)
-        .andReturn(
+        .andReply(
             HttpURLConnection.HTTP_OK,
-            Map.of("kind", "PodList", "apiVersion", "v1", "items", List.of(pod)))
+            request -> Map.of("kind", "PodList", "apiVersion", "v1", "items", List.of(pod(node))))
         .always();
+  }
+
+  private Map<String, Object> pod(String node) {
+    return Map.of(
+        "metadata",
+        Map.of("name", "thinvol-test-node-" + node, "namespace", NAMESPACE),
+        "spec",
+        Map.of(
+            "nodeName",
+            node,
+            "containers",
+            List.of(
+                Map.of(
+                    "name",
+                    "driver",
+                    "ports",
+                    List.of(Map.of("name", "addons", "containerPort", ports.get(node)))))),
+        "status",
+        Map.of(
+            "phase",
+            "Running",
+            "podIP",
+            "127.0.0.1",
+            "conditions",
+            List.of(Map.of("type", "Ready", "status", "True"))));
   }
 
   private static Instant inAnHour() {

@@ -3,14 +3,17 @@ package io.thinvol.driver.core.metadata;
 import io.thinvol.driver.host.ImageExtents;
 import java.io.IOException;
 
-/** The data ranges of one snapshot image, as its filesystem keeps them (SEEK_DATA/SEEK_HOLE). */
-final class AllocatedRanges implements RangeCursor {
+/**
+ * The data ranges of one image, as its filesystem keeps them (SEEK_DATA/SEEK_HOLE), up to {@code
+ * capacity}. Closing it closes the image.
+ */
+public final class AllocatedRanges implements RangeCursor {
 
   private final ImageExtents image;
   private final long capacity;
   private long position;
 
-  AllocatedRanges(ImageExtents image, long capacity, long start) {
+  public AllocatedRanges(ImageExtents image, long capacity, long start) {
     this.image = image;
     this.capacity = capacity;
     this.position = start;

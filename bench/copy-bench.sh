@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Cross-node copy benchmark: node-a's driver holds a 1 GiB block volume with 512 MiB of random data
+# in every other MiB and a snapshot of it; node-b's driver creates a clone of the volume and a
+# restore of the snapshot from them, pulled over the TLS port (two driver processes, data dirs on
+# the same disk, a relay counting the bytes node-a sends). Each next to `cp --sparse=always` of the
+# same image on the same disk (file and directory synced, as the driver syncs its copies). Prints
+# bytes sent ÷ allocated bytes of the source (once, through a relay that counts them) and, per
+# run, each copy's rate next to cp's.
+# Needs root; takes a few minutes. Usage: bench/copy-bench.sh [runs]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs="${1:-3}"
+
+./mvnw -B -q -o -pl driver -am -DskipTests test-compile dependency:build-classpath \
+  -Dmdep.outputFile="$PWD/driver/target/copy-bench.cp" -Dmdep.includeScope=test
+cp="driver/target/test-classes:driver/target/classes:$(cat driver/target/copy-bench.cp)"
+
+echo "thinvol cross-node copy benchmark ($(nproc) cores, $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg), $runs runs)"
+echo "data dirs and cp on $(df --output=source,fstype /var/tmp | tail -n 1)"
+echo
+java -Djava.io.tmpdir=/var/tmp -cp "$cp" io.thinvol.driver.peer.CrossNodeCopyBenchmark "$runs" \
+  2>/var/tmp/thinvol-copy-bench.log
+echo
+echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -1,0 +1,37 @@
+package io.thinvol.driver.core;
+
+import io.thinvol.driver.store.ContentSource;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+/** The volumes and snapshots of other nodes, which a volume of this node may be created from. */
+public interface RemoteSources {
+
+  /**
+   * Starts a copy of {@code source}, which this node does not hold, from the node that does.
+   * NOT_FOUND when no node holds it; UNAVAILABLE, naming the node, when the one that may cannot be
+   * reached.
+   *
+   * @param parameters the CreateVolume's parameters (the claim the external-provisioner names)
+   */
+  RemoteCopy open(ContentSource source, Map<String, String> parameters, Duration budget);
+
+  /** A copy under way; closing it stops it. */
+  interface RemoteCopy extends AutoCloseable {
+    SourceImage description();
+
+    /** The node the copy comes from. */
+    String node();
+
+    /**
+     * Writes the source's bytes into the new sparse file {@code image} (holes stay holes) and
+     * checks them against the sender's digest; any failure throws and the caller removes the file.
+     */
+    void writeTo(Path image) throws IOException;
+
+    @Override
+    void close();
+  }
+}

@@ -1,0 +1,143 @@
+package io.thinvol.driver.core;
+
+import io.thinvol.driver.host.HostTools;
+import io.thinvol.driver.store.AccessType;
+import io.thinvol.driver.store.Catalog;
+import io.thinvol.driver.store.ContentSource;
+import io.thinvol.driver.store.DataLayout;
+import io.thinvol.driver.store.SnapshotRecord;
+import io.thinvol.driver.store.VolumeRecord;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Volumes created with a content source: a local copy of a snapshot or volume of this node (reflink
+ * or sparse copy), or, where the source is on another node, a copy pulled from that node's driver.
+ * Either way the new image is assembled in a private directory and published only once it is
+ * complete and durable.
+ */
+final class VolumeClones {
+
+  private static final Logger log = LoggerFactory.getLogger(VolumeClones.class);
+
+  private final String nodeId;
+  private final DataLayout layout;
+  private final Catalog catalog;
+  private final HostTools host;
+  private final OperationLocks locks;
+  private final ImageCopier copier;
+  private final VolumeManager volumes;
+  private final RemoteSources remotes;
+
+  VolumeClones(
+      String nodeId,
+      DataLayout layout,
+      Catalog catalog,
+      HostTools host,
+      OperationLocks locks,
+      ImageCopier copier,
+      VolumeManager volumes,
+      RemoteSources remotes) {
+    this.nodeId = nodeId;
+    this.layout = layout;
+    this.catalog = catalog;
+    this.host = host;
+    this.locks = locks;
+    this.copier = copier;
+    this.volumes = volumes;
+    this.remotes = remotes;
+  }
+
+  VolumeRecord create(VolumeSpec spec, Duration budget) {
+    ContentSource source = spec.source();
+    if (source.kind() == ContentSource.Kind.SNAPSHOT) {
+      Optional<SnapshotRecord> snapshot = catalog.snapshot(source.id());
+      return snapshot.isPresent()
+          ? fromSnapshot(spec, snapshot.get(), budget)
+          : fromAnotherNode(spec, "snapshot", budget);
+    }
+    Optional<VolumeRecord> origin = catalog.volume(source.id());
+    return origin.isPresent()
+        ? fromVolume(spec, origin.get(), budget)
+        : fromAnotherNode(spec, "volume", budget);
+  }
+
+  private VolumeRecord fromSnapshot(VolumeSpec spec, SnapshotRecord snapshot, Duration budget) {
+    VolumeSpecChecks.requireRestorable(
+        spec, snapshot.sourceAccessType(), snapshot.fsType(), "snapshot " + snapshot.id());
+    try (OperationLocks.Held held = locks.tryAcquire(snapshot.id(), "snapshot " + snapshot.id())) {
+      long size = volumes.sizeFor(spec, snapshot.sizeBytes());
+      return volumes.assemble(
+          spec,
+          size,
+          size > snapshot.sizeBytes(),
+          inheritedFormat(spec, snapshot.formatted(), layout.snapshotImage(snapshot.id())),
+          image -> {
+            copier.copySnapshot(snapshot.id(), image, budget);
+            volumes.allocateSparse(image, size);
+          });
+    }
+  }
+
+  private VolumeRecord fromVolume(VolumeSpec spec, VolumeRecord origin, Duration budget) {
+    VolumeSpecChecks.requireRestorable(
+        spec, origin.accessType(), origin.fsType(), "volume " + origin.id());
+    try (OperationLocks.Held held = locks.tryAcquire(origin.id(), "volume " + origin.id())) {
+      long size = volumes.sizeFor(spec, origin.sizeBytes());
+      return volumes.assemble(
+          spec,
+          size,
+          size > origin.sizeBytes(),
+          inheritedFormat(spec, origin.formatted(), layout.volumeImage(origin.id())),
+          image -> {
+            copier.copy(origin, image, budget);
+            volumes.allocateSparse(image, size);
+          });
+    }
+  }
+
+  /** The source is not on this node: pulled from the node that holds it, when there is one. */
+  private VolumeRecord fromAnotherNode(VolumeSpec spec, String kind, Duration budget) {
+    String id = spec.source().id();
+    if (remotes == null) {
+      throw CsiException.notFound(
+          "%s %s does not exist on node %s (copies from other nodes are off: the driver has no"
+              + " --peer-token-file)",
+          kind, id, nodeId);
+    }
+    long started = System.nanoTime();
+    try (RemoteSources.RemoteCopy copy = remotes.open(spec.source(), spec.parameters(), budget)) {
+      SourceImage source = copy.description();
+      String what = kind + " " + id + " on node " + copy.node();
+      VolumeSpecChecks.requireRestorable(spec, source.accessType(), source.fsType(), what);
+      long size = volumes.sizeFor(spec, source.sizeBytes());
+      VolumeRecord record =
+          volumes.assemble(
+              spec,
+              size,
+              size > source.sizeBytes(),
+              spec.accessType() == AccessType.MOUNT ? source.formatted() : null,
+              image -> {
+                copy.writeTo(image);
+                volumes.allocateSparse(image, size);
+              });
+      log.info(
+          "copied {} into volume {} in {} ms ({} bytes allocated)",
+          what,
+          record.id(),
+          (System.nanoTime() - started) / 1_000_000,
+          host.stats().allocatedBytes(layout.volumeImage(record.id())));
+      return record;
+    }
+  }
+
+  /** A copy holds what its source held: a filesystem the driver made, or nothing yet. */
+  private Boolean inheritedFormat(VolumeSpec spec, Boolean sourceFormatted, Path sourceImage) {
+    return spec.accessType() == AccessType.MOUNT
+        ? VolumeFilesystems.wasFormatted(sourceFormatted, sourceImage, host)
+        : null;
+  }
+}

@@ -1,0 +1,161 @@
+package io.thinvol.driver.csi;
+
+import com.google.protobuf.UnsafeByteOperations;
+import io.grpc.stub.ServerCallStreamObserver;
+import io.thinvol.driver.core.CsiException;
+import io.thinvol.driver.core.PointInTimeImages;
+import io.thinvol.driver.core.SourceImage;
+import io.thinvol.driver.core.metadata.AllocatedRanges;
+import io.thinvol.driver.core.metadata.ByteRange;
+import io.thinvol.driver.core.metadata.RangeCursor;
+import io.thinvol.driver.peer.copy.RangeDigest;
+import io.thinvol.driver.store.AccessType;
+import io.thinvol.peer.v1.DataRange;
+import io.thinvol.peer.v1.PullChunk;
+import io.thinvol.peer.v1.PullHeader;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+
+/**
+ * Sends one point-in-time image to a peer, from a thread of its own: it opens the image (taking the
+ * volume's lock where the image is read in place: a lock is released by the thread that took it, so
+ * neither can be one of gRPC's callback threads), then sends the header, the image's data ranges in
+ * pieces of at most {@value #PIECE} bytes, each read only once the transport can take it (gRPC's
+ * onReady), and the trailer with the digest of every piece. A peer that goes away stops it; the
+ * image, and whatever keeps it unchanged, is released when it ends.
+ */
+final class PullStream implements Runnable {
+
+  /** A piece's bytes at most: well inside gRPC's 4 MiB message limit. */
+  static final int PIECE = 1 << 20;
+
+  private static final int IN_FLIGHT = 4 * PIECE;
+  private static final Logger log = LoggerFactory.getLogger(PullStream.class);
+
+  private final String what;
+  private final String nodeId;
+  private final ServerCallStreamObserver<PullChunk> call;
+  private final Supplier<PointInTimeImages.Opened> open;
+  private final RangeDigest digest = new RangeDigest();
+  private final Object readiness = new Object();
+  private volatile boolean cancelled;
+
+  /** Registered on the calling (handler) thread, as gRPC requires; {@link #run()} sends. */
+  PullStream(
+      String what,
+      String nodeId,
+      ServerCallStreamObserver<PullChunk> call,
+      Supplier<PointInTimeImages.Opened> open) {
+    this.what = what;
+    this.nodeId = nodeId;
+    this.call = call;
+    this.open = open;
+    // A few pieces in flight: the reading of the next overlaps the sending of the last.
+    call.setOnReadyThreshold(IN_FLIGHT);
+    call.setOnReadyHandler(this::wake);
+    call.setOnCancelHandler(this::cancel);
+  }
+
+  @Override
+  public void run() {
+    MDC.put(Rpc.MDC_RPC, "PeerCopy.Pull");
+    MDC.put(Rpc.MDC_VOLUME, what);
+    long started = System.nanoTime();
+    try (PointInTimeImages.Opened source = open.get()) {
+      send(source);
+      if (cancelled) {
+        log.info("the peer went away after {} bytes; stopped reading", digest.bytes());
+        return;
+      }
+      log.info("sent {} bytes in {} ms", digest.bytes(), (System.nanoTime() - started) / 1_000_000);
+    } catch (IOException e) {
+      fail(CsiException.internal("cannot read " + what + ": " + e.getMessage(), e));
+    } catch (RuntimeException e) {
+      fail(e);
+    } finally {
+      MDC.remove(Rpc.MDC_RPC);
+      MDC.remove(Rpc.MDC_VOLUME);
+    }
+  }
+
+  private void send(PointInTimeImages.Opened source) throws IOException {
+    // Not closed on its own: closing the source closes the image it walks.
+    RangeCursor ranges = new AllocatedRanges(source.image(), source.description().sizeBytes(), 0);
+    if (!awaitReady()) {
+      return;
+    }
+    call.onNext(PullChunk.newBuilder().setHeader(header(source.description())).build());
+    for (ByteRange range = ranges.next(); range != null; range = ranges.next()) {
+      for (long at = range.offset(); at < range.end(); at += PIECE) {
+        if (!awaitReady()) {
+          return;
+        }
+        call.onNext(piece(source, at, (int) Math.min(PIECE, range.end() - at)));
+      }
+    }
+    if (awaitReady()) {
+      call.onNext(PullChunk.newBuilder().setTrailer(digest.trailer()).build());
+      call.onCompleted();
+    }
+  }
+
+  private PullChunk piece(PointInTimeImages.Opened source, long offset, int length)
+      throws IOException {
+    ByteBuffer bytes = ByteBuffer.allocate(length);
+    source.image().read(bytes, offset);
+    bytes.flip();
+    DataRange data =
+        DataRange.newBuilder()
+            .setOffset(offset)
+            .setData(UnsafeByteOperations.unsafeWrap(bytes))
+            .build();
+    digest.add(offset, data.getData());
+    return PullChunk.newBuilder().setData(data).build();
+  }
+
+  private PullHeader header(SourceImage image) {
+    return PullHeader.newBuilder()
+        .setSizeBytes(image.sizeBytes())
+        .setAccessType(image.accessType() == AccessType.BLOCK ? "block" : "mount")
+        .setFsType(image.fsType() == null ? "" : image.fsType())
+        .setFormatted(image.formatted())
+        .setNodeId(nodeId)
+        .build();
+  }
+
+  /** Waits until the transport takes more; false once the peer went away. */
+  private boolean awaitReady() {
+    synchronized (readiness) {
+      while (!cancelled && !call.isReady()) {
+        try {
+          readiness.wait();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          cancelled = true;
+        }
+      }
+      return !cancelled;
+    }
+  }
+
+  private void wake() {
+    synchronized (readiness) {
+      readiness.notifyAll();
+    }
+  }
+
+  private void cancel() {
+    cancelled = true;
+    wake();
+  }
+
+  private void fail(RuntimeException e) {
+    if (!cancelled) {
+      Rpc.fail(call, e);
+    }
+  }
+}

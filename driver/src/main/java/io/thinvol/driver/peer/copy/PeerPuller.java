@@ -1,0 +1,138 @@
+package io.thinvol.driver.peer.copy;
+
+import io.grpc.Status;
+import io.thinvol.driver.config.DriverConfig;
+import io.thinvol.driver.config.PeerConfig;
+import io.thinvol.driver.core.CsiException;
+import io.thinvol.driver.core.RemoteSources;
+import io.thinvol.driver.kube.ApiServer;
+import io.thinvol.driver.peer.DriverPods;
+import io.thinvol.driver.peer.PeerClient;
+import io.thinvol.driver.peer.PeerEndpoint;
+import io.thinvol.driver.peer.VolumeNodes;
+import io.thinvol.driver.store.ContentSource;
+import io.thinvol.peer.v1.PullRequest;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Finds the node that holds a volume or snapshot this node does not, and pulls it from that node's
+ * driver over the CSI-Addons TLS port. A volume's node is its PersistentVolume's node affinity (as
+ * ControllerModifyVolume forwarding finds it). A snapshot names no node anywhere (a
+ * VolumeSnapshotContent has no topology, and its source volume may be gone), so every other node's
+ * driver is asked in turn; one that does not hold it answers NOT_FOUND before reading anything.
+ */
+public final class PeerPuller implements RemoteSources {
+
+  static final String CLAIM_NAMESPACE = "csi.storage.k8s.io/pvc/namespace";
+  static final String CLAIM_NAME = "csi.storage.k8s.io/pvc/name";
+  private static final Logger log = LoggerFactory.getLogger(PeerPuller.class);
+
+  private final String nodeId;
+  private final VolumeNodes volumeNodes;
+  private final DriverPods pods;
+  private final PeerClient client;
+
+  PeerPuller(String nodeId, VolumeNodes volumeNodes, DriverPods pods, PeerClient client) {
+    this.nodeId = nodeId;
+    this.volumeNodes = volumeNodes;
+    this.pods = pods;
+    this.client = client;
+  }
+
+  /**
+   * @param certificate the CSI-Addons certificate all driver pods present
+   * @param addonsPort this driver's TLS port, assumed for a peer pod that names none
+   */
+  public static PeerPuller of(
+      DriverConfig config,
+      PeerConfig peers,
+      Path certificate,
+      int addonsPort,
+      Supplier<ApiServer> api) {
+    return new PeerPuller(
+        config.nodeId(),
+        new VolumeNodes(api, config.driverName()),
+        new DriverPods(api, peers.podNamespace(), peers.podSelector(), addonsPort),
+        new PeerClient(certificate, peers.tokenFile()));
+  }
+
+  @Override
+  public RemoteCopy open(ContentSource source, Map<String, String> parameters, Duration budget) {
+    String what = describe(source);
+    String claimNamespace = parameters.getOrDefault(CLAIM_NAMESPACE, "");
+    String claimName = parameters.getOrDefault(CLAIM_NAME, "");
+    if (claimNamespace.isEmpty() || claimName.isEmpty()) {
+      throw CsiException.notFound(
+          "%s does not exist on node %s; a copy from another node is sent only for a claim that"
+              + " names it, and this request names no claim (%s, %s: the external-provisioner's"
+              + " --extra-create-metadata)",
+          what, nodeId, CLAIM_NAMESPACE, CLAIM_NAME);
+    }
+    PullRequest.Builder request =
+        PullRequest.newBuilder().setClaimNamespace(claimNamespace).setClaimName(claimName);
+    List<PeerEndpoint> candidates = new ArrayList<>();
+    Set<String> unreachable = new TreeSet<>();
+    if (source.kind() == ContentSource.Kind.VOLUME) {
+      request.setVolumeId(source.id());
+      String node = volumeNodes.nodeOf(source.id());
+      if (node.equals(nodeId)) {
+        volumeNodes.forget(source.id());
+        throw CsiException.notFound(
+            "%s does not exist on node %s, although its PersistentVolume places it here",
+            what, nodeId);
+      }
+      candidates.add(pods.on(node));
+    } else {
+      request.setSnapshotId(source.id());
+      DriverPods.Peers peers = pods.all(nodeId);
+      candidates.addAll(peers.ready());
+      peers
+          .notReady()
+          .forEach(node -> unreachable.add("node " + node + ": its driver pod is not ready"));
+    }
+    for (PeerEndpoint peer : candidates) {
+      try {
+        PulledCopy copy = PulledCopy.start(client, peer, request.build(), budget);
+        log.info("copying {} from {}", what, peer.describe());
+        return copy;
+      } catch (CsiException e) {
+        if (e.code() == Status.Code.NOT_FOUND) {
+          if (source.kind() == ContentSource.Kind.VOLUME) {
+            volumeNodes.forget(source.id());
+          }
+          continue;
+        }
+        if (e.code() != Status.Code.UNAVAILABLE || candidates.size() == 1) {
+          throw e;
+        }
+        unreachable.add(e.getMessage());
+      }
+    }
+    if (!unreachable.isEmpty()) {
+      throw new CsiException(
+          Status.Code.UNAVAILABLE,
+          what
+              + " is not on node "
+              + nodeId
+              + " and these nodes, which may hold it, cannot be"
+              + " asked now: "
+              + String.join("; ", unreachable));
+    }
+    throw CsiException.notFound(
+        "%s does not exist on any node (asked %s and %s)",
+        what, nodeId, candidates.stream().map(PeerEndpoint::node).sorted().toList());
+  }
+
+  private static String describe(ContentSource source) {
+    return (source.kind() == ContentSource.Kind.VOLUME ? "volume " : "snapshot ") + source.id();
+  }
+}

@@ -1,0 +1,178 @@
+package io.thinvol.driver.peer.copy;
+
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.stub.MetadataUtils;
+import io.thinvol.driver.core.CsiException;
+import io.thinvol.driver.core.RemoteSources;
+import io.thinvol.driver.core.SourceImage;
+import io.thinvol.driver.peer.PeerClient;
+import io.thinvol.driver.peer.PeerEndpoint;
+import io.thinvol.driver.store.AccessType;
+import io.thinvol.peer.v1.DataRange;
+import io.thinvol.peer.v1.PeerCopyGrpc;
+import io.thinvol.peer.v1.PullChunk;
+import io.thinvol.peer.v1.PullHeader;
+import io.thinvol.peer.v1.PullRequest;
+import io.thinvol.peer.v1.PullTrailer;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.Iterator;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One pull from a peer, as this node receives it: the header read when it starts, then the ranges
+ * written into a new sparse file at their offsets (what is not sent stays a hole), each checked to
+ * lie after the last and inside the source, and the digest of what was written compared with the
+ * sender's. Closing it cancels the call.
+ */
+final class PulledCopy implements RemoteSources.RemoteCopy {
+
+  private final PeerEndpoint peer;
+  private final ManagedChannel channel;
+  private final Iterator<PullChunk> chunks;
+  private final SourceImage description;
+
+  private PulledCopy(
+      PeerEndpoint peer, ManagedChannel channel, Iterator<PullChunk> chunks, PullHeader header) {
+    this.peer = peer;
+    this.channel = channel;
+    this.chunks = chunks;
+    this.description =
+        new SourceImage(
+            header.getSizeBytes(),
+            "block".equals(header.getAccessType()) ? AccessType.BLOCK : AccessType.MOUNT,
+            header.getFsType().isEmpty() ? null : header.getFsType(),
+            header.getFormatted());
+  }
+
+  /** Starts the pull and reads its header; NOT_FOUND when {@code peer} does not hold it. */
+  static PulledCopy start(
+      PeerClient client, PeerEndpoint peer, PullRequest request, Duration budget) {
+    ManagedChannel channel = client.channel(peer);
+    try {
+      Iterator<PullChunk> chunks =
+          PeerCopyGrpc.newBlockingStub(channel)
+              .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(client.credentials()))
+              .withDeadlineAfter(budget.toMillis(), TimeUnit.MILLISECONDS)
+              .pull(request);
+      PullChunk first = next(peer, chunks);
+      if (first == null || !first.hasHeader()) {
+        throw broken(peer, "it did not start with a header");
+      }
+      return new PulledCopy(peer, channel, chunks, first.getHeader());
+    } catch (RuntimeException e) {
+      channel.shutdownNow();
+      throw e;
+    }
+  }
+
+  @Override
+  public SourceImage description() {
+    return description;
+  }
+
+  @Override
+  public String node() {
+    return peer.node();
+  }
+
+  @Override
+  public void writeTo(Path image) throws IOException {
+    RangeDigest digest = new RangeDigest();
+    long written = 0;
+    try (FileChannel out =
+        FileChannel.open(image, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+      for (PullChunk chunk = next(peer, chunks); ; chunk = next(peer, chunks)) {
+        if (chunk == null) {
+          throw new CsiException(
+              Status.Code.UNAVAILABLE,
+              "the copy from " + peer.describe() + " ended before it was complete");
+        }
+        if (chunk.hasTrailer()) {
+          verify(chunk.getTrailer(), digest.trailer());
+          if (next(peer, chunks) != null) {
+            throw broken(peer, "it went on after its trailer");
+          }
+          out.force(true);
+          return;
+        }
+        if (!chunk.hasData()) {
+          throw broken(peer, "it sent a second header");
+        }
+        DataRange data = chunk.getData();
+        long end = data.getOffset() + data.getData().size();
+        if (data.getOffset() < written || end > description.sizeBytes()) {
+          throw broken(
+              peer,
+              "it sent bytes at "
+                  + data.getOffset()
+                  + " after "
+                  + written
+                  + " of a "
+                  + description.sizeBytes()
+                  + "-byte source");
+        }
+        writeFully(out, data.getData().asReadOnlyByteBuffer(), data.getOffset());
+        digest.add(data.getOffset(), data.getData());
+        written = end;
+      }
+    }
+  }
+
+  private void verify(PullTrailer theirs, PullTrailer ours) {
+    if (!theirs.equals(ours)) {
+      throw CsiException.internal(
+          String.format(
+              "the copy from %s does not match its sender's digest (received %d bytes in %d"
+                  + " pieces, the sender counted %d in %d); nothing was kept, a retry copies again",
+              peer.describe(),
+              ours.getDataBytes(),
+              ours.getPieces(),
+              theirs.getDataBytes(),
+              theirs.getPieces()),
+          null);
+    }
+  }
+
+  private static void writeFully(FileChannel out, ByteBuffer data, long offset) throws IOException {
+    long at = offset;
+    while (data.hasRemaining()) {
+      at += out.write(data, at);
+    }
+  }
+
+  /**
+   * The next chunk, null at the end of the stream; the peer's failure with its node named. A stream
+   * the peer's side cut (its process stopped: HTTP/2 RST_STREAM, CANCELLED here) is UNAVAILABLE, as
+   * a connection that broke is: the same request can be retried.
+   */
+  private static PullChunk next(PeerEndpoint peer, Iterator<PullChunk> chunks) {
+    try {
+      return chunks.hasNext() ? chunks.next() : null;
+    } catch (StatusRuntimeException e) {
+      Status status = e.getStatus();
+      if (status.getCode() == Status.Code.CANCELLED) {
+        status =
+            Status.UNAVAILABLE.withDescription(
+                "it stopped sending the copy (" + status.getDescription() + ")");
+      }
+      throw PeerClient.answered(peer, status);
+    }
+  }
+
+  private static CsiException broken(PeerEndpoint peer, String what) {
+    return CsiException.internal(
+        "the copy from " + peer.describe() + " is malformed: " + what + "; nothing was kept", null);
+  }
+
+  @Override
+  public void close() {
+    channel.shutdownNow();
+  }
+}

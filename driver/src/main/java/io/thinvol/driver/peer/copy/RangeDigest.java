@@ -1,0 +1,53 @@
+package io.thinvol.driver.peer.copy;
+
+import com.google.protobuf.ByteString;
+import io.thinvol.peer.v1.PullTrailer;
+import java.nio.ByteBuffer;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+
+/**
+ * The digest of a pulled copy, computed alike by the sender over what it read and by the receiver
+ * over what it wrote: SHA-256 over every piece in order, each as its offset and length (8 bytes
+ * each, big-endian) and its bytes. Offsets are part of it, so a piece written at the wrong place
+ * fails the check as surely as a wrong byte.
+ */
+public final class RangeDigest {
+
+  private final MessageDigest sha256;
+  private final ByteBuffer frame = ByteBuffer.allocate(2 * Long.BYTES);
+  private long bytes;
+  private long pieces;
+
+  public RangeDigest() {
+    try {
+      sha256 = MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  public void add(long offset, ByteString data) {
+    frame.clear();
+    frame.putLong(offset).putLong(data.size()).flip();
+    sha256.update(frame);
+    for (ByteBuffer part : data.asReadOnlyByteBufferList()) {
+      sha256.update(part);
+    }
+    bytes += data.size();
+    pieces++;
+  }
+
+  public long bytes() {
+    return bytes;
+  }
+
+  /** The trailer that ends the copy; the digest cannot be added to after. */
+  public PullTrailer trailer() {
+    return PullTrailer.newBuilder()
+        .setSha256(ByteString.copyFrom(sha256.digest()))
+        .setDataBytes(bytes)
+        .setPieces(pieces)
+        .build();
+  }
+}

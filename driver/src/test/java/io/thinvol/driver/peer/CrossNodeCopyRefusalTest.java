@@ -1,0 +1,216 @@
+package io.thinvol.driver.peer;
+
+import static io.thinvol.driver.GrpcAssertions.assertCode;
+import static io.thinvol.driver.GrpcAssertions.message;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import csi.v1.CapacityRange;
+import csi.v1.CreateVolumeRequest;
+import csi.v1.VolumeCapability;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.Status;
+import io.grpc.netty.GrpcSslContexts;
+import io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.MetadataUtils;
+import io.thinvol.driver.client.Capabilities;
+import io.thinvol.driver.host.FileStats;
+import io.thinvol.driver.host.ProcessCommandRunner;
+import io.thinvol.driver.peer.copy.RangeDigest;
+import io.thinvol.peer.v1.PeerCopyGrpc;
+import io.thinvol.peer.v1.PullChunk;
+import io.thinvol.peer.v1.PullRequest;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What a cross-node copy refuses and how it fails: the TLS port sends a copy only to the drivers'
+ * own ServiceAccount and only of the source the claim names; a copy whose sender dies mid-stream or
+ * whose digest does not match leaves nothing on the receiving node. Node-b runs a real driver;
+ * node-a is a stand-in that misbehaves as each test asks.
+ */
+@EnableKubernetesMockClient(https = false)
+class CrossNodeCopyRefusalTest {
+
+  private static final long MIB = 1L << 20;
+  private static final VolumeCapability EXT4 = Capabilities.mount("ext4");
+
+  KubernetesMockServer server;
+
+  private PeerDrivers nodes;
+  private CopySources sources;
+  private StandInPeer nodeA;
+
+  @BeforeEach
+  void start() throws Exception {
+    nodes = new PeerDrivers(server, List.of("node-b"));
+    sources = new CopySources(server);
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    if (nodeA != null) {
+      nodeA.close();
+    }
+    if (nodes != null) {
+      nodes.close();
+    }
+  }
+
+  @Test
+  void aSenderKilledMidStreamIsUnavailableNamingItsNodeAndLeavesNothing() throws Exception {
+    String origin = standInFor(StandInPeer.Ending.KILLED_MID_STREAM);
+    CompletableFuture<String> clone = CompletableFuture.supplyAsync(() -> cloneOnNodeB(origin));
+    nodeA.awaitSentData();
+    awaitPartialCopyOnNodeB();
+    // The same request while the copy is under way waits for it a while, then is told to retry.
+    assertThat(message(assertCode(Status.Code.ABORTED, () -> cloneOnNodeB(origin))))
+        .contains("'clone'");
+    nodeA.kill();
+
+    assertThat(message(assertCode(Status.Code.UNAVAILABLE, () -> join(clone))))
+        .contains("node node-a");
+    assertThat(new NodeVolumes(nodes, EXT4).entries("node-b", "volumes")).isEmpty();
+  }
+
+  @Test
+  void aCopyThatDoesNotMatchItsDigestLeavesNothing() throws Exception {
+    String origin = standInFor(StandInPeer.Ending.WRONG_DIGEST);
+    assertThat(message(assertCode(Status.Code.INTERNAL, () -> cloneOnNodeB(origin))))
+        .contains("node node-a")
+        .contains("digest")
+        .contains("nothing was kept");
+    assertThat(new NodeVolumes(nodes, EXT4).entries("node-b", "volumes")).isEmpty();
+  }
+
+  @Test
+  void thePortSendsACopyToTheDriversAccountOnlyAndOnlyOfTheSourceTheClaimNames() throws Exception {
+    String named = nodes.driver("node-b").csi().createVolume("named", 64 * MIB, EXT4, null);
+    String other = nodes.driver("node-b").csi().createVolume("other", 64 * MIB, EXT4, null);
+    sources.cloneOf("clone", "named", named);
+    PullRequest ofNamed = pull(named, "clone");
+
+    assertThat(message(assertCode(Status.Code.UNAUTHENTICATED, () -> read(null, ofNamed))))
+        .contains("Bearer");
+    assertCode(
+        Status.Code.PERMISSION_DENIED,
+        () -> read(nodes.tokenOf(PeerDrivers.NAMESPACE + ":intruder"), ofNamed));
+    // The operator may reclaim space on this port, never read a volume.
+    assertCode(
+        Status.Code.PERMISSION_DENIED,
+        () -> read(nodes.tokenOf(PeerDrivers.NAMESPACE + ":thinvol-operator"), ofNamed));
+    assertThat(
+            message(
+                assertCode(
+                    Status.Code.PERMISSION_DENIED,
+                    () -> read(nodes.nodeToken(), pull(other, "clone")))))
+        .contains("does not ask for a copy of volume " + other);
+
+    List<PullChunk> chunks = read(nodes.nodeToken(), ofNamed);
+    assertThat(chunks.get(0).getHeader().getSizeBytes()).isEqualTo(64 * MIB);
+    RangeDigest digest = new RangeDigest();
+    chunks.stream()
+        .filter(PullChunk::hasData)
+        .forEach(c -> digest.add(c.getData().getOffset(), c.getData().getData()));
+    assertThat(chunks.get(chunks.size() - 1).getTrailer()).isEqualTo(digest.trailer());
+    long allocated =
+        new FileStats(new ProcessCommandRunner()).allocatedBytes(nodes.image("node-b", named));
+    assertThat(digest.bytes()).isLessThanOrEqualTo(allocated);
+  }
+
+  /** Node-a's driver pod answers at a stand-in; origin is a volume of node-a. */
+  private String standInFor(StandInPeer.Ending ending) throws Exception {
+    int port;
+    try (ServerSocket free = new ServerSocket(0)) {
+      port = free.getLocalPort();
+    }
+    nodeA = new StandInPeer(port, nodes.certificate(), nodes.key(), ending);
+    nodes.standIn("node-a", port);
+    String origin = "vol-0123456789abcdef0123456789abcdef";
+    nodes.persistentVolumes(Map.of(origin, "node-a"));
+    return origin;
+  }
+
+  private String cloneOnNodeB(String origin) {
+    return nodes
+        .driver("node-b")
+        .csi()
+        .controller()
+        .createVolume(
+            CreateVolumeRequest.newBuilder()
+                .setName("clone")
+                .setCapacityRange(CapacityRange.newBuilder().setRequiredBytes(64 * MIB))
+                .addVolumeCapabilities(EXT4)
+                .setVolumeContentSource(CrossNodeCopyTest.volumeSource(origin))
+                .putAllParameters(CopySources.parametersOf("clone"))
+                .build())
+        .getVolume()
+        .getVolumeId();
+  }
+
+  /** Node-b has written some of the copy into its private directory. */
+  private void awaitPartialCopyOnNodeB() throws Exception {
+    Path volumes = nodes.dir("node-b").resolve("data/volumes");
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (System.nanoTime() < deadline) {
+      for (String entry : new NodeVolumes(nodes, EXT4).entries("node-b", "volumes")) {
+        Path image = volumes.resolve(entry).resolve("disk.img");
+        if (entry.startsWith(".creating-") && Files.exists(image) && Files.size(image) > 0) {
+          return;
+        }
+      }
+      Thread.sleep(5);
+    }
+    throw new AssertionError("node-b wrote nothing of the copy");
+  }
+
+  private List<PullChunk> read(String token, PullRequest request) throws Exception {
+    Metadata headers = new Metadata();
+    if (token != null) {
+      headers.put(
+          Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer " + token);
+    }
+    ManagedChannel channel =
+        NettyChannelBuilder.forAddress("127.0.0.1", nodes.port("node-b"))
+            .sslContext(
+                GrpcSslContexts.forClient().trustManager(nodes.certificate().toFile()).build())
+            .overrideAuthority("localhost")
+            .intercept(MetadataUtils.newAttachHeadersInterceptor(headers))
+            .build();
+    try {
+      Iterator<PullChunk> stream = PeerCopyGrpc.newBlockingStub(channel).pull(request);
+      List<PullChunk> chunks = new java.util.ArrayList<>();
+      stream.forEachRemaining(chunks::add);
+      return chunks;
+    } finally {
+      channel.shutdownNow();
+    }
+  }
+
+  private static PullRequest pull(String volumeId, String claim) {
+    return PullRequest.newBuilder()
+        .setVolumeId(volumeId)
+        .setClaimNamespace(CopySources.NAMESPACE)
+        .setClaimName(claim)
+        .build();
+  }
+
+  private static String join(CompletableFuture<String> future) {
+    try {
+      return future.join();
+    } catch (java.util.concurrent.CompletionException e) {
+      throw (RuntimeException) e.getCause();
+    }
+  }
+}

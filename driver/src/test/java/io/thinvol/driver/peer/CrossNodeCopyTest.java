@@ -1,0 +1,185 @@
+package io.thinvol.driver.peer;
+
+import static io.thinvol.driver.GrpcAssertions.assertCode;
+import static io.thinvol.driver.GrpcAssertions.message;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import csi.v1.CapacityRange;
+import csi.v1.CreateVolumeRequest;
+import csi.v1.VolumeCapability;
+import csi.v1.VolumeContentSource;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.grpc.Status;
+import io.thinvol.driver.client.Capabilities;
+import io.thinvol.driver.client.CsiClient;
+import io.thinvol.driver.host.FileStats;
+import io.thinvol.driver.host.ProcessCommandRunner;
+import io.thinvol.driver.preflight.DataFiles;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A claim on node-b cloned from a claim on node-a, or restored from a snapshot taken on node-a:
+ * node b's driver pulls the copy from node a's over the TLS port, in two driver processes on their
+ * own data dirs, with real loop devices and filesystems. The data is compared by checksum after
+ * staging the copy on node-b; the copy allocates what the source does, no more.
+ */
+@EnableKubernetesMockClient(https = false)
+class CrossNodeCopyTest {
+
+  private static final long MIB = 1L << 20;
+  private static final VolumeCapability EXT4 = Capabilities.mount("ext4");
+
+  KubernetesMockServer server;
+
+  private PeerDrivers nodes;
+  private NodeVolumes volumes;
+  private CopySources sources;
+  private final FileStats stats = new FileStats(new ProcessCommandRunner());
+
+  @BeforeEach
+  void start() throws Exception {
+    nodes = new PeerDrivers(server);
+    volumes = new NodeVolumes(nodes, EXT4);
+    nodes.servePodList();
+    sources = new CopySources(server);
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    if (nodes != null) {
+      nodes.close();
+    }
+  }
+
+  @Test
+  void aCloneOfAVolumeOnNodeAHoldsItsDataOnNodeBAndOnlyItsAllocatedBytes() throws Exception {
+    String origin = csi("node-a").createVolume("origin", 256 * MIB, EXT4, null);
+    nodes.persistentVolumes(Map.of(origin, "node-a"));
+    Path file = volumes.stageAndPublish("node-a", origin).resolve("data.bin");
+    String data = DataFiles.writeRandom(file, 24 * MIB);
+    volumes.unpublishAndUnstage("node-a", origin);
+    sources.cloneOf("cold", "origin", origin);
+    sources.cloneOf("hot", "origin", origin);
+
+    // Not staged on node-a: read in place under the volume's lock, which is released after.
+    String cold = create("node-b", "cold", volumeSource(origin), "cold");
+    assertThat(DataFiles.sha256(volumes.stageAndPublish("node-a", origin).resolve("data.bin")))
+        .isEqualTo(data);
+    // Staged and published on node-a: copied frozen, as a local clone is, then sent.
+    String hot = create("node-b", "hot", volumeSource(origin), "hot");
+    long allocatedOnA = stats.allocatedBytes(nodes.image("node-a", origin));
+    for (String clone : new String[] {cold, hot}) {
+      long allocatedOnB = stats.allocatedBytes(nodes.image("node-b", clone));
+      assertThat(allocatedOnB).isLessThanOrEqualTo((long) (allocatedOnA * 1.02));
+      assertThat(allocatedOnB).isGreaterThan(24 * MIB);
+      assertThat(DataFiles.sha256(volumes.stageAndPublish("node-b", clone).resolve("data.bin")))
+          .isEqualTo(data);
+      volumes.unpublishAndUnstage("node-b", clone);
+    }
+
+    // The same request again is the same volume; nothing else was made.
+    assertThat(create("node-b", "hot", volumeSource(origin), "hot")).isEqualTo(hot);
+    assertThat(volumes.entries("node-b", "volumes")).containsExactlyInAnyOrder(cold, hot);
+    volumes.unpublishAndUnstage("node-a", origin);
+    // Nothing of the temporary copy is left on node-a.
+    assertThat(volumes.entries("node-a", "snapshots")).isEmpty();
+  }
+
+  @Test
+  void aRestoreOnNodeBOfASnapshotTakenOnNodeAHoldsTheSnapshotsDataAndItsHoles() throws Exception {
+    String origin = csi("node-a").createVolume("origin", 512 * MIB, EXT4, null);
+    Path file = volumes.stageAndPublish("node-a", origin).resolve("data.bin");
+    String data = DataFiles.writeRandom(file, 16 * MIB);
+    String snapshot = csi("node-a").createSnapshot("snap", origin);
+    DataFiles.writeRandom(file, 16 * MIB); // after the snapshot: not in the restore
+    volumes.unpublishAndUnstage("node-a", origin);
+    sources.restoreOf("restored", "snap", snapshot);
+
+    String restored = create("node-b", "restored", snapshotSource(snapshot), "restored");
+    long allocatedOnA = stats.allocatedBytes(snapshotImage("node-a", snapshot));
+    long allocatedOnB = stats.allocatedBytes(nodes.image("node-b", restored));
+    assertThat(allocatedOnB).isLessThanOrEqualTo((long) (allocatedOnA * 1.02));
+    assertThat(allocatedOnB).isLessThan(512 * MIB / 4); // holes stayed holes
+    assertThat(DataFiles.sha256(volumes.stageAndPublish("node-b", restored).resolve("data.bin")))
+        .isEqualTo(data);
+    volumes.unpublishAndUnstage("node-b", restored);
+  }
+
+  @Test
+  void aSourceNoNodeHoldsIsNotFoundAndAPeerThatIsDownIsUnavailableNamingItsNode() throws Exception {
+    String origin = csi("node-a").createVolume("origin", 64 * MIB, EXT4, null);
+    String snapshot = csi("node-a").createSnapshot("snap", origin);
+    nodes.persistentVolumes(Map.of(origin, "node-a"));
+    sources.cloneOf("clone", "origin", origin);
+    sources.restoreOf("restored", "snap", snapshot);
+    String unknown = "snap-0123456789abcdef0123456789abcdef";
+    sources.restoreOf("nowhere", "gone", unknown);
+
+    assertThat(
+            message(
+                assertCode(
+                    Status.Code.NOT_FOUND,
+                    () -> create("node-b", "nowhere", snapshotSource(unknown), "nowhere"))))
+        .contains(unknown)
+        .contains("any node");
+
+    nodes.stop("node-a");
+    assertThat(
+            message(
+                assertCode(
+                    Status.Code.UNAVAILABLE,
+                    () -> create("node-b", "clone", volumeSource(origin), "clone"))))
+        .contains("node node-a");
+    assertThat(
+            message(
+                assertCode(
+                    Status.Code.UNAVAILABLE,
+                    () -> create("node-b", "restored", snapshotSource(snapshot), "restored"))))
+        .contains("node node-a");
+    assertThat(volumes.entries("node-b", "volumes")).isEmpty();
+
+    nodes.start("node-a"); // the provisioner's retry succeeds once the peer is back
+    String restored = create("node-b", "restored", snapshotSource(snapshot), "restored");
+    assertThat(volumes.entries("node-b", "volumes")).containsExactly(restored);
+  }
+
+  private String create(String node, String name, VolumeContentSource source, String claim) {
+    return csi(node)
+        .controller()
+        .createVolume(
+            CreateVolumeRequest.newBuilder()
+                .setName(name)
+                .setCapacityRange(CapacityRange.newBuilder().setRequiredBytes(64 * MIB))
+                .addVolumeCapabilities(EXT4)
+                .setVolumeContentSource(source)
+                .putAllParameters(CopySources.parametersOf(claim))
+                .build())
+        .getVolume()
+        .getVolumeId();
+  }
+
+  static VolumeContentSource volumeSource(String id) {
+    return VolumeContentSource.newBuilder()
+        .setVolume(VolumeContentSource.VolumeSource.newBuilder().setVolumeId(id))
+        .build();
+  }
+
+  static VolumeContentSource snapshotSource(String id) {
+    return VolumeContentSource.newBuilder()
+        .setSnapshot(VolumeContentSource.SnapshotSource.newBuilder().setSnapshotId(id))
+        .build();
+  }
+
+  private Path snapshotImage(String node, String snapshot) {
+    return nodes.dir(node).resolve("data/snapshots").resolve(snapshot).resolve("disk.img");
+  }
+
+  private CsiClient csi(String node) {
+    return nodes.driver(node).csi();
+  }
+}

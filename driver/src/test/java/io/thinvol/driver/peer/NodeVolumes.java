@@ -1,0 +1,54 @@
+package io.thinvol.driver.peer;
+
+import csi.v1.VolumeCapability;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+/** Staging and publishing the volumes of two-driver tests, as the kubelet of each node would. */
+final class NodeVolumes {
+
+  private final PeerDrivers nodes;
+  private final VolumeCapability capability;
+
+  NodeVolumes(PeerDrivers nodes, VolumeCapability capability) {
+    this.nodes = nodes;
+    this.capability = capability;
+  }
+
+  /** Stages and publishes {@code id} on {@code node}; returns where a pod would see it. */
+  Path stageAndPublish(String node, String id) {
+    nodes.driver(node).csi().stage(id, staging(node, id), capability);
+    nodes.driver(node).csi().publish(id, staging(node, id), target(node, id), capability, false);
+    return target(node, id);
+  }
+
+  void unpublishAndUnstage(String node, String id) {
+    nodes.driver(node).csi().unpublish(id, target(node, id));
+    nodes.driver(node).csi().unstage(id, staging(node, id));
+  }
+
+  /**
+   * The names under {@code node}'s data dir's {@code volumes} or {@code snapshots}, half-made ones
+   * ({@code .creating-...}) included.
+   */
+  List<String> entries(String node, String under) throws IOException {
+    Path dir = nodes.dir(node).resolve("data").resolve(under);
+    if (!Files.isDirectory(dir)) {
+      return List.of();
+    }
+    try (Stream<Path> list = Files.list(dir)) {
+      return list.map(p -> p.getFileName().toString()).toList();
+    }
+  }
+
+  private Path staging(String node, String id) {
+    return nodes.dir(node).resolve("staging").resolve(id);
+  }
+
+  private Path target(String node, String id) {
+    return nodes.dir(node).resolve("pods").resolve(id).resolve("mount");
+  }
+}
