@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -103,7 +104,23 @@ final class CustomResources {
     }
     // Ratcheting (Kubernetes 1.30+): an update may keep a value that no longer validates.
     problems.removeIf(problem -> old != null && unchanged(fieldOf(problem), object, old));
+    sortKeys(object);
     return problems;
+  }
+
+  /**
+   * A real server keeps a custom resource as a map and answers with its keys sorted, whatever order
+   * they were sent in: code that compares what it wrote with what it reads as text fails there.
+   */
+  private static void sortKeys(JsonNode value) {
+    if (value.isObject()) {
+      ObjectNode object = (ObjectNode) value;
+      Map<String, JsonNode> sorted = new TreeMap<>();
+      object.fields().forEachRemaining(field -> sorted.put(field.getKey(), field.getValue()));
+      object.removeAll();
+      sorted.forEach(object::set);
+    }
+    value.elements().forEachRemaining(CustomResources::sortKeys);
   }
 
   /** The field a problem names: its text up to the first space or colon. */
