@@ -2,7 +2,6 @@ package io.thinvol.operator;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -39,9 +38,7 @@ import io.thinvol.operator.dependent.VolumeGroupSnapshotClassDependent;
 import io.thinvol.operator.dependent.VolumeSnapshotClassDependent;
 import io.thinvol.operator.model.ReconcileFailure;
 import io.thinvol.operator.model.Settings;
-import io.thinvol.operator.model.SpecProblems;
 import io.thinvol.operator.model.StatusModel;
-import io.thinvol.operator.model.UnsafeSpecChanges;
 import io.thinvol.operator.monitoring.NodePodsGauge;
 import io.thinvol.operator.monitoring.SharedMonitoring;
 import java.time.Clock;
@@ -49,8 +46,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
-import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -130,6 +125,7 @@ public class StorageBackendReconciler
   private final VolumesInUse volumesInUse = new VolumesInUse();
   private final DeletionBackoff deletionBackoff = new DeletionBackoff();
   private final ClusterNodes clusterNodes = new ClusterNodes();
+  private final DeploymentRefusals refusals = new DeploymentRefusals(volumesInUse, clusterNodes);
   private final NodeClusterRoleBindings nodeBindings = new NodeClusterRoleBindings();
   private final NodePodsTeardown nodePodsTeardown;
   private final RolloutProgress rollouts = new RolloutProgress();
@@ -153,7 +149,10 @@ public class StorageBackendReconciler
   @Override
   public UpdateControl<StorageBackend> reconcile(
       StorageBackend backend, Context<StorageBackend> context) {
-    Refusal refusal = refusal(backend, context);
+    DeploymentRefusals.Refusal refusal =
+        refusals
+            .of(backend, context.getPrimaryCache().list().toList(), context.getClient())
+            .orElse(null);
     StorageBackendStatus status;
     if (refusal != null) {
       // Nothing is deployed for a spec that cannot be fully honoured.
@@ -192,45 +191,6 @@ public class StorageBackendReconciler
       return control.rescheduleAfter(WHILE_REFUSED);
     }
     return StatusModel.isReady(status) ? control : control.rescheduleAfter(WHILE_NOT_READY);
-  }
-
-  private record Refusal(String reason, String message) {}
-
-  /** Why the backend cannot be deployed as its spec stands, or null. */
-  private Refusal refusal(StorageBackend backend, Context<StorageBackend> context) {
-    List<String> problems = SpecProblems.of(backend, context.getPrimaryCache().list().toList());
-    if (!problems.isEmpty()) {
-      return new Refusal("InvalidSpec", String.join("; ", problems));
-    }
-    Optional<UnsafeSpecChanges.Problem> unsafe =
-        UnsafeSpecChanges.of(backend, volumesInUse.volumesOf(backend), clusterNodes::named);
-    if (unsafe.isEmpty() && !specApplied(backend)) {
-      // A volume created a moment before the change may not be in the caches yet, and the node
-      // pods would leave its node: a new spec is confirmed against the API server once.
-      KubernetesClient client = context.getClient();
-      unsafe =
-          UnsafeSpecChanges.of(
-              backend,
-              volumesInUse.confirmedVolumesOf(backend, client),
-              name -> Optional.ofNullable(client.nodes().withName(name).get()));
-    }
-    if (unsafe.isPresent()) {
-      return new Refusal(unsafe.get().reason(), unsafe.get().message());
-    }
-    List<String> conflicts = StorageClassConflicts.of(context.getClient(), backend);
-    if (!conflicts.isEmpty()) {
-      return new Refusal(
-          "StorageClassConflict",
-          String.join("; ", conflicts)
-              + "; rename the class in spec.storageClasses or remove the other one");
-    }
-    return null;
-  }
-
-  private static boolean specApplied(StorageBackend backend) {
-    return backend.getStatus() != null
-        && Objects.equals(
-            backend.getStatus().getObservedGeneration(), backend.getMetadata().getGeneration());
   }
 
   @Override
