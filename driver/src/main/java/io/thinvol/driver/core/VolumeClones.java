@@ -55,9 +55,12 @@ final class VolumeClones {
     ContentSource source = spec.source();
     if (source.kind() == ContentSource.Kind.SNAPSHOT) {
       Optional<SnapshotRecord> snapshot = catalog.snapshot(source.id());
-      return snapshot.isPresent()
-          ? fromSnapshot(spec, snapshot.get(), budget)
-          : fromAnotherNode(spec, "snapshot", budget);
+      if (snapshot.isPresent()) {
+        return fromSnapshot(spec, snapshot.get(), budget);
+      }
+      return spec.baseVolumeId() == null
+          ? fromAnotherNode(spec, "snapshot", budget)
+          : deltaOntoBase(spec, budget);
     }
     Optional<VolumeRecord> origin = catalog.volume(source.id());
     return origin.isPresent()
@@ -109,7 +112,8 @@ final class VolumeClones {
           kind, id, nodeId);
     }
     long started = System.nanoTime();
-    try (RemoteSources.RemoteCopy copy = remotes.open(spec.source(), spec.parameters(), budget)) {
+    try (RemoteSources.RemoteCopy copy =
+        remotes.open(spec.source(), null, spec.parameters(), budget)) {
       SourceImage source = copy.description();
       String what = kind + " " + id + " on node " + copy.node();
       VolumeSpecChecks.requireRestorable(spec, source.accessType(), source.fsType(), what);
@@ -131,6 +135,51 @@ final class VolumeClones {
           (System.nanoTime() - started) / 1_000_000,
           host.stats().allocatedBytes(layout.volumeImage(record.id())));
       return record;
+    }
+  }
+
+  /**
+   * Snapshot S2 of another node, as the changes since snapshot S1 (that the base volume of this
+   * node was made from) applied onto a copy of the base. The base is held under its lock and must
+   * be attached nowhere, so that it reads as S1 throughout; it is never written.
+   */
+  private VolumeRecord deltaOntoBase(VolumeSpec spec, Duration budget) {
+    String baseId = spec.baseVolumeId();
+    if (remotes == null) {
+      throw CsiException.failedPrecondition(
+          "no delta can be pulled: copies from other nodes are off (the driver has no"
+              + " --peer-token-file)");
+    }
+    try (OperationLocks.Held held = locks.tryAcquire(baseId, "volume " + baseId)) {
+      VolumeRecord base = DeltaBases.require(catalog, host, layout, nodeId, baseId);
+      String baseSnapshot = base.contentSource().id();
+      long started = System.nanoTime();
+      try (RemoteSources.RemoteCopy copy =
+          remotes.open(spec.source(), baseSnapshot, spec.parameters(), budget)) {
+        SourceImage source = copy.description();
+        String what = "snapshot " + spec.source().id() + " on node " + copy.node();
+        VolumeSpecChecks.requireRestorable(spec, source.accessType(), source.fsType(), what);
+        long size = volumes.sizeFor(spec, source.sizeBytes());
+        VolumeRecord record =
+            volumes.assemble(
+                spec,
+                size,
+                size > source.sizeBytes(),
+                spec.accessType() == AccessType.MOUNT ? source.formatted() : null,
+                image -> {
+                  copier.copy(base, image, budget);
+                  copy.writeTo(image);
+                  volumes.allocateSparse(image, size);
+                });
+        log.info(
+            "copied {} into volume {} as the changes since {} onto volume {} in {} ms",
+            what,
+            record.id(),
+            baseSnapshot,
+            baseId,
+            (System.nanoTime() - started) / 1_000_000);
+        return record;
+      }
     }
   }
 
