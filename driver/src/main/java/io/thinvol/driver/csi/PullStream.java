@@ -20,6 +20,8 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -101,34 +103,51 @@ final class PullStream implements Runnable {
     long size = source.description().sizeBytes();
     // Not closed on its own: closing the source closes the image it walks.
     RangeCursor ranges = changes != null ? changes : new AllocatedRanges(source.image(), size, 0);
-    if (!awaitReady()) {
-      return;
+    // A delta's digest of the whole image is read meanwhile, on other cores.
+    ContentDigest.Progressive check =
+        changes != null
+            ? new ContentDigest.Progressive(source.image(), size, new AtomicBoolean())
+            : null;
+    CompletableFuture<ImageDigest> whole = check != null ? check.finish() : null;
+    try {
+      if (!awaitReady()) {
+        return;
+      }
+      call.onNext(PullChunk.newBuilder().setHeader(header(source.description())).build());
+      if (!sendRanges(source, ranges, changes != null) || !awaitReady()) {
+        return;
+      }
+      call.onNext(PullChunk.newBuilder().setTrailer(digest.trailer()).build());
+      if (whole != null) {
+        ImageDigest image = ContentDigest.await(whole);
+        if (!awaitReady()) {
+          return;
+        }
+        call.onNext(PullChunk.newBuilder().setImage(image).build());
+      }
+      call.onCompleted();
+    } finally {
+      if (check != null) {
+        check.abandon(); // the image is closed after: no read of it may still be under way
+      }
     }
-    call.onNext(PullChunk.newBuilder().setHeader(header(source.description())).build());
+  }
+
+  /** Sends every range; false once the peer went away. */
+  private boolean sendRanges(PointInTimeImages.Opened source, RangeCursor ranges, boolean delta)
+      throws IOException {
     for (ByteRange range = ranges.next(); range != null; range = ranges.next()) {
       for (long at = range.offset(); at < range.end(); at += PIECE) {
         ByteBuffer bytes = read(source, at, (int) Math.min(PIECE, range.end() - at));
-        for (DataRange piece : changes == null ? List.of(data(at, bytes)) : runs(at, bytes)) {
+        for (DataRange piece : delta ? runs(at, bytes) : List.of(data(at, bytes))) {
           if (!awaitReady()) {
-            return;
+            return false;
           }
           call.onNext(PullChunk.newBuilder().setData(piece).build());
         }
       }
     }
-    if (!awaitReady()) {
-      return;
-    }
-    call.onNext(PullChunk.newBuilder().setTrailer(digest.trailer()).build());
-    if (changes != null) {
-      // Read while the receiver checks its own result against it.
-      ImageDigest image = ContentDigest.of(source.image(), size);
-      if (!awaitReady()) {
-        return;
-      }
-      call.onNext(PullChunk.newBuilder().setImage(image).build());
-    }
-    call.onCompleted();
+    return true;
   }
 
   private static ByteBuffer read(PointInTimeImages.Opened source, long offset, int length)

@@ -27,6 +27,7 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One pull from a peer, as this node receives it: the header read when it starts, then the ranges
@@ -96,11 +97,33 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
 
   @Override
   public void writeTo(Path image) throws IOException {
+    if (!delta) {
+      receive(image, null);
+      return;
+    }
+    SparseFiles.extend(image, description.sizeBytes()); // the volume may have grown since
+    try (ImageExtents result = ImageExtents.open(image)) {
+      ContentDigest.Progressive check =
+          new ContentDigest.Progressive(result, description.sizeBytes(), new AtomicBoolean());
+      try {
+        receive(image, check);
+        verifyImage(ContentDigest.await(check.finish()), next(peer, chunks));
+        if (next(peer, chunks) != null) {
+          throw broken(peer, "it went on after the digest of the whole snapshot");
+        }
+      } finally {
+        check.abandon();
+      }
+    }
+  }
+
+  /**
+   * Writes the pieces up to the trailer and checks them against it; a delta's are applied onto the
+   * image, and the check of the whole image reads each part once nothing more comes for it.
+   */
+  private void receive(Path image, ContentDigest.Progressive check) throws IOException {
     RangeDigest digest = new RangeDigest();
     long written = 0;
-    if (delta) {
-      SparseFiles.extend(image, description.sizeBytes()); // the volume may have grown since
-    }
     try (FileChannel out =
         delta
             ? FileChannel.open(image, StandardOpenOption.WRITE)
@@ -114,10 +137,7 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
         if (chunk.hasTrailer()) {
           verify(chunk.getTrailer(), digest.trailer());
           out.force(true);
-          if (delta) {
-            verifyImage(image, next(peer, chunks));
-          }
-          if (next(peer, chunks) != null) {
+          if (!delta && next(peer, chunks) != null) {
             throw broken(peer, "it went on after its trailer");
           }
           return;
@@ -141,6 +161,9 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
                   + " of a "
                   + description.sizeBytes()
                   + "-byte source");
+        }
+        if (check != null) {
+          check.completeUpTo(data.getOffset());
         }
         if (zeros) {
           SparseFiles.punch(image, data.getOffset(), data.getZeroLength());
@@ -170,13 +193,9 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
   }
 
   /** A delta's result must read as the sender's snapshot, everywhere. */
-  private void verifyImage(Path image, PullChunk theirs) throws IOException {
+  private void verifyImage(ImageDigest ours, PullChunk theirs) {
     if (theirs == null || !theirs.hasImage()) {
       throw broken(peer, "its delta did not end with the digest of the whole snapshot");
-    }
-    ImageDigest ours;
-    try (ImageExtents result = ImageExtents.open(image)) {
-      ours = ContentDigest.of(result, description.sizeBytes());
     }
     if (!ours.equals(theirs.getImage())) {
       throw CsiException.internal(
