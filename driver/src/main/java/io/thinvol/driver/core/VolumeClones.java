@@ -114,20 +114,8 @@ final class VolumeClones {
     long started = System.nanoTime();
     try (RemoteSources.RemoteCopy copy =
         remotes.open(spec.source(), null, spec.parameters(), budget)) {
-      SourceImage source = copy.description();
       String what = kind + " " + id + " on node " + copy.node();
-      VolumeSpecChecks.requireRestorable(spec, source.accessType(), source.fsType(), what);
-      long size = volumes.sizeFor(spec, source.sizeBytes());
-      VolumeRecord record =
-          volumes.assemble(
-              spec,
-              size,
-              size > source.sizeBytes(),
-              spec.accessType() == AccessType.MOUNT ? source.formatted() : null,
-              image -> {
-                copy.writeTo(image);
-                volumes.allocateSparse(image, size);
-              });
+      VolumeRecord record = assemblePulled(spec, copy, what, null, budget);
       log.info(
           "copied {} into volume {} in {} ms ({} bytes allocated)",
           what,
@@ -156,21 +144,8 @@ final class VolumeClones {
       long started = System.nanoTime();
       try (RemoteSources.RemoteCopy copy =
           remotes.open(spec.source(), baseSnapshot, spec.parameters(), budget)) {
-        SourceImage source = copy.description();
         String what = "snapshot " + spec.source().id() + " on node " + copy.node();
-        VolumeSpecChecks.requireRestorable(spec, source.accessType(), source.fsType(), what);
-        long size = volumes.sizeFor(spec, source.sizeBytes());
-        VolumeRecord record =
-            volumes.assemble(
-                spec,
-                size,
-                size > source.sizeBytes(),
-                spec.accessType() == AccessType.MOUNT ? source.formatted() : null,
-                image -> {
-                  copier.copy(base, image, budget);
-                  copy.writeTo(image);
-                  volumes.allocateSparse(image, size);
-                });
+        VolumeRecord record = assemblePulled(spec, copy, what, base, budget);
         log.info(
             "copied {} into volume {} as the changes since {} onto volume {} in {} ms",
             what,
@@ -181,6 +156,30 @@ final class VolumeClones {
         return record;
       }
     }
+  }
+
+  /** The new volume written from {@code copy}, onto a copy of {@code base} for a delta. */
+  private VolumeRecord assemblePulled(
+      VolumeSpec spec,
+      RemoteSources.RemoteCopy copy,
+      String what,
+      VolumeRecord base,
+      Duration budget) {
+    SourceImage source = copy.description();
+    VolumeSpecChecks.requireRestorable(spec, source.accessType(), source.fsType(), what);
+    long size = volumes.sizeFor(spec, source.sizeBytes());
+    return volumes.assemble(
+        spec,
+        size,
+        size > source.sizeBytes(),
+        spec.accessType() == AccessType.MOUNT ? source.formatted() : null,
+        image -> {
+          if (base != null) {
+            copier.copy(base, image, budget);
+          }
+          copy.writeTo(image);
+          volumes.allocateSparse(image, size);
+        });
   }
 
   /** A copy holds what its source held: a filesystem the driver made, or nothing yet. */
