@@ -138,6 +138,9 @@ final class PullStream implements Runnable {
       throws IOException {
     for (ByteRange range = ranges.next(); range != null; range = ranges.next()) {
       for (long at = range.offset(); at < range.end(); at += PIECE) {
+        if (!awaitReady()) {
+          return false; // nothing read ahead of what the transport takes
+        }
         ByteBuffer bytes = read(source, at, (int) Math.min(PIECE, range.end() - at));
         for (DataRange piece : delta ? runs(at, bytes) : List.of(data(at, bytes))) {
           if (!awaitReady()) {
