@@ -5,7 +5,9 @@
 # the same disk, a relay counting the bytes node-a sends). Each next to `cp --sparse=always` of the
 # same image on the same disk (file and directory synced, as the driver syncs its copies). Prints
 # bytes sent ÷ allocated bytes of the source (once, through a relay that counts them) and, per
-# run, each copy's rate next to cp's.
+# run, each copy's rate next to cp's. Then a VolumeMove's cut-over (CrossNodeDeltaBenchmark): a 4 GiB
+# volume holding 1 GiB pre-copied to node-b, 16 MiB changed after, and the bytes and time of the copy
+# of the changes only, with data dirs on the disk (no reflinks) and on an xfs with reflinks.
 # Needs root; takes a few minutes. Usage: bench/copy-bench.sh [runs]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,5 +22,10 @@ echo "data dirs and cp on $(df --output=source,fstype /var/tmp | tail -n 1)"
 echo
 java -Djava.io.tmpdir=/var/tmp -cp "$cp" io.thinvol.driver.peer.CrossNodeCopyBenchmark "$runs" \
   2>/var/tmp/thinvol-copy-bench.log
+echo
+echo "cut-over (changes since the pre-copy only):"
+echo
+java -Djava.io.tmpdir=/var/tmp -cp "$cp" io.thinvol.driver.peer.CrossNodeDeltaBenchmark \
+  2>>/var/tmp/thinvol-copy-bench.log
 echo
 echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

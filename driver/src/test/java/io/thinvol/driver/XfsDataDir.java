@@ -34,10 +34,15 @@ public final class XfsDataDir implements AutoCloseable {
   }
 
   public static XfsDataDir create() throws IOException {
+    return create(SIZE);
+  }
+
+  /** One of {@code size} bytes (sparse: what is written takes space). */
+  public static XfsDataDir create(long size) throws IOException {
     XfsDataDir dir = new XfsDataDir(Files.createTempDirectory("thinvol-xfs-"));
     Path image = dir.base.resolve("xfs.img");
     try (RandomAccessFile file = new RandomAccessFile(image.toFile(), "rw")) {
-      file.setLength(SIZE);
+      file.setLength(size);
     }
     dir.runner.run(TIMEOUT, List.of("mkfs.xfs", "-q", "-m", "reflink=1", image.toString()));
     Files.createDirectories(dir.mountPoint);

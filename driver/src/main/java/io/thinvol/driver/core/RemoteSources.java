@@ -14,9 +14,12 @@ public interface RemoteSources {
    * NOT_FOUND when no node holds it; UNAVAILABLE, naming the node, when the one that may cannot be
    * reached.
    *
+   * @param baseSnapshotId for a delta of snapshot {@code source}: the earlier snapshot of the same
+   *     volume that the image written to is a copy of; null for a whole copy
    * @param parameters the CreateVolume's parameters (the claim the external-provisioner names)
    */
-  RemoteCopy open(ContentSource source, Map<String, String> parameters, Duration budget);
+  RemoteCopy open(
+      ContentSource source, String baseSnapshotId, Map<String, String> parameters, Duration budget);
 
   /** A copy under way; closing it stops it. */
   interface RemoteCopy extends AutoCloseable {
@@ -27,7 +30,9 @@ public interface RemoteSources {
 
     /**
      * Writes the source's bytes into the new sparse file {@code image} (holes stay holes) and
-     * checks them against the sender's digest; any failure throws and the caller removes the file.
+     * checks them against the sender's digest; for a delta, {@code image} holds a copy of the base
+     * and the changes are applied onto it, then the whole of it checked. Any failure throws and the
+     * caller removes the file.
      */
     void writeTo(Path image) throws IOException;
 

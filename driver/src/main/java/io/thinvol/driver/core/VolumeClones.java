@@ -55,9 +55,12 @@ final class VolumeClones {
     ContentSource source = spec.source();
     if (source.kind() == ContentSource.Kind.SNAPSHOT) {
       Optional<SnapshotRecord> snapshot = catalog.snapshot(source.id());
-      return snapshot.isPresent()
-          ? fromSnapshot(spec, snapshot.get(), budget)
-          : fromAnotherNode(spec, "snapshot", budget);
+      if (snapshot.isPresent()) {
+        return fromSnapshot(spec, snapshot.get(), budget);
+      }
+      return spec.baseVolumeId() == null
+          ? fromAnotherNode(spec, "snapshot", budget)
+          : deltaOntoBase(spec, budget);
     }
     Optional<VolumeRecord> origin = catalog.volume(source.id());
     return origin.isPresent()
@@ -109,21 +112,10 @@ final class VolumeClones {
           kind, id, nodeId);
     }
     long started = System.nanoTime();
-    try (RemoteSources.RemoteCopy copy = remotes.open(spec.source(), spec.parameters(), budget)) {
-      SourceImage source = copy.description();
+    try (RemoteSources.RemoteCopy copy =
+        remotes.open(spec.source(), null, spec.parameters(), budget)) {
       String what = kind + " " + id + " on node " + copy.node();
-      VolumeSpecChecks.requireRestorable(spec, source.accessType(), source.fsType(), what);
-      long size = volumes.sizeFor(spec, source.sizeBytes());
-      VolumeRecord record =
-          volumes.assemble(
-              spec,
-              size,
-              size > source.sizeBytes(),
-              spec.accessType() == AccessType.MOUNT ? source.formatted() : null,
-              image -> {
-                copy.writeTo(image);
-                volumes.allocateSparse(image, size);
-              });
+      VolumeRecord record = assemblePulled(spec, copy, what, null, budget);
       log.info(
           "copied {} into volume {} in {} ms ({} bytes allocated)",
           what,
@@ -132,6 +124,62 @@ final class VolumeClones {
           host.stats().allocatedBytes(layout.volumeImage(record.id())));
       return record;
     }
+  }
+
+  /**
+   * Snapshot S2 of another node, as the changes since snapshot S1 (that the base volume of this
+   * node was made from) applied onto a copy of the base. The base is held under its lock and must
+   * be attached nowhere, so that it reads as S1 throughout; it is never written.
+   */
+  private VolumeRecord deltaOntoBase(VolumeSpec spec, Duration budget) {
+    String baseId = spec.baseVolumeId();
+    if (remotes == null) {
+      throw CsiException.failedPrecondition(
+          "no delta can be pulled: copies from other nodes are off (the driver has no"
+              + " --peer-token-file)");
+    }
+    try (OperationLocks.Held held = locks.tryAcquire(baseId, "volume " + baseId)) {
+      VolumeRecord base = DeltaBases.require(catalog, host, layout, nodeId, baseId);
+      String baseSnapshot = base.contentSource().id();
+      long started = System.nanoTime();
+      try (RemoteSources.RemoteCopy copy =
+          remotes.open(spec.source(), baseSnapshot, spec.parameters(), budget)) {
+        String what = "snapshot " + spec.source().id() + " on node " + copy.node();
+        VolumeRecord record = assemblePulled(spec, copy, what, base, budget);
+        log.info(
+            "copied {} into volume {} as the changes since {} onto volume {} in {} ms",
+            what,
+            record.id(),
+            baseSnapshot,
+            baseId,
+            (System.nanoTime() - started) / 1_000_000);
+        return record;
+      }
+    }
+  }
+
+  /** The new volume written from {@code copy}, onto a copy of {@code base} for a delta. */
+  private VolumeRecord assemblePulled(
+      VolumeSpec spec,
+      RemoteSources.RemoteCopy copy,
+      String what,
+      VolumeRecord base,
+      Duration budget) {
+    SourceImage source = copy.description();
+    VolumeSpecChecks.requireRestorable(spec, source.accessType(), source.fsType(), what);
+    long size = volumes.sizeFor(spec, source.sizeBytes());
+    return volumes.assemble(
+        spec,
+        size,
+        size > source.sizeBytes(),
+        spec.accessType() == AccessType.MOUNT ? source.formatted() : null,
+        image -> {
+          if (base != null) {
+            copier.copy(base, image, budget);
+          }
+          copy.writeTo(image);
+          volumes.allocateSparse(image, size);
+        });
   }
 
   /** A copy holds what its source held: a filesystem the driver made, or nothing yet. */

@@ -2,11 +2,13 @@ package io.thinvol.driver.core;
 
 import io.thinvol.driver.config.DriverConfig;
 import io.thinvol.driver.host.HostTools;
+import io.thinvol.driver.host.IoMode;
 import io.thinvol.driver.host.LoopDevice;
 import io.thinvol.driver.host.MountTable;
 import io.thinvol.driver.host.SparseFiles;
 import io.thinvol.driver.store.AccessType;
 import io.thinvol.driver.store.Catalog;
+import io.thinvol.driver.store.ContentSource;
 import io.thinvol.driver.store.DataLayout;
 import io.thinvol.driver.store.GroupCatalog;
 import io.thinvol.driver.store.Ids;
@@ -16,7 +18,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -133,6 +137,32 @@ public final class VolumeManager {
       VolumeSpecChecks.requireMakeable(spec, host.filesystemTools());
       return spec.source() == null ? createEmpty(spec) : clones.create(spec, budget);
     }
+  }
+
+  /**
+   * A volume named {@code name} holding {@code snapshotId}, a snapshot of another node, pulled as
+   * the changes since the snapshot that volume {@code baseId} of this node was made from: the same
+   * access type, filesystem, I/O mode, StorageClass parameters and size as the base (the snapshot's
+   * size where that is larger). {@code claim} replaces the base's claim parameters: the claim the
+   * snapshot's node sends it for.
+   */
+  public VolumeRecord createFromDelta(
+      String name, String snapshotId, String baseId, Map<String, String> claim, Duration budget) {
+    VolumeRecord base = DeltaBases.require(catalog, host, layout, config.nodeId(), baseId);
+    Map<String, String> parameters = new TreeMap<>(base.parameters());
+    parameters.putAll(claim);
+    VolumeSpec spec =
+        new VolumeSpec(
+            name,
+            base.sizeBytes(),
+            0,
+            base.accessType(),
+            base.fsType(),
+            new ContentSource(ContentSource.Kind.SNAPSHOT, snapshotId),
+            parameters,
+            IoMode.parse(base.ioMode()).orElse(IoMode.BUFFERED),
+            baseId);
+    return create(spec, budget);
   }
 
   private VolumeRecord createEmpty(VolumeSpec spec) {

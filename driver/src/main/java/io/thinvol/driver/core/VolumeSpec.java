@@ -11,6 +11,9 @@ import java.util.Map;
  * @param fsType {@code ext4}/{@code xfs} for mount volumes, null for block
  * @param source null for an empty volume
  * @param ioMode how the volume's loop devices reach its image
+ * @param baseVolumeId a volume of this node made from an earlier snapshot of the volume that {@code
+ *     source} (a snapshot on another node) was taken of: only the changes since are pulled, onto a
+ *     copy of it. Null for a whole copy
  */
 public record VolumeSpec(
     String name,
@@ -20,4 +23,5 @@ public record VolumeSpec(
     String fsType,
     ContentSource source,
     Map<String, String> parameters,
-    IoMode ioMode) {}
+    IoMode ioMode,
+    String baseVolumeId) {}

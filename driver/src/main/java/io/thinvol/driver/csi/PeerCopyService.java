@@ -5,11 +5,14 @@ import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.thinvol.driver.core.CsiException;
 import io.thinvol.driver.core.PointInTimeImages;
+import io.thinvol.driver.core.metadata.RangeCursor;
+import io.thinvol.driver.core.metadata.SnapshotMetadata;
 import io.thinvol.driver.peer.copy.ClaimSources;
 import io.thinvol.driver.store.ContentSource;
 import io.thinvol.peer.v1.PeerCopyGrpc;
 import io.thinvol.peer.v1.PullChunk;
 import io.thinvol.peer.v1.PullRequest;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.SynchronousQueue;
@@ -21,7 +24,9 @@ import org.slf4j.MDC;
  * Copies of this node's volumes and snapshots for another node's driver, on the CSI-Addons TLS port
  * (whose interceptor admits only the drivers' own ServiceAccount to it). A copy is sent only for
  * the one source the request names, only when the claim it names asks for that source, and only
- * from a point in time: a snapshot, or a volume held still or copied first.
+ * from a point in time: a snapshot, or a volume held still or copied first. A delta (a base
+ * snapshot named) is sent on the same terms for its target snapshot; its base must be an earlier
+ * snapshot of the same volume on this node, which the puller holds a copy of.
  */
 public final class PeerCopyService extends PeerCopyGrpc.PeerCopyImplBase {
 
@@ -44,11 +49,14 @@ public final class PeerCopyService extends PeerCopyGrpc.PeerCopyImplBase {
             return thread;
           });
   private final PointInTimeImages images;
+  private final SnapshotMetadata metadata;
   private final ClaimSources claims;
   private final String nodeId;
 
-  public PeerCopyService(PointInTimeImages images, ClaimSources claims, String nodeId) {
+  public PeerCopyService(
+      PointInTimeImages images, SnapshotMetadata metadata, ClaimSources claims, String nodeId) {
     this.images = images;
+    this.metadata = metadata;
     this.claims = claims;
     this.nodeId = nodeId;
   }
@@ -64,19 +72,24 @@ public final class PeerCopyService extends PeerCopyGrpc.PeerCopyImplBase {
       if (!images.holds(source)) {
         throw CsiException.notFound("%s does not exist on node %s", what, nodeId);
       }
+      String base = base(request, source, what);
       Requests.requirePresent(request.getClaimNamespace(), "claim_namespace");
       Requests.requirePresent(request.getClaimName(), "claim_name");
       claims.requireSourceOf(request.getClaimNamespace(), request.getClaimName(), source);
       Duration budget = Rpc.remaining(COPY_LIMIT);
+      // Opened here, so that a base of another volume is refused before the stream starts.
+      RangeCursor delta = base == null ? null : metadata.delta(base, source.id(), 0);
       PullStream stream =
           new PullStream(
               what,
               nodeId,
               (ServerCallStreamObserver<PullChunk>) observer,
-              () -> images.open(source, budget));
+              () -> images.open(source, budget),
+              delta);
       try {
         senders.execute(stream);
       } catch (RejectedExecutionException e) {
+        closeQuietly(delta);
         throw new CsiException(
             Status.Code.UNAVAILABLE,
             String.format(
@@ -87,6 +100,36 @@ public final class PeerCopyService extends PeerCopyGrpc.PeerCopyImplBase {
     } finally {
       MDC.remove(Rpc.MDC_RPC);
       MDC.remove(Rpc.MDC_VOLUME);
+    }
+  }
+
+  /** The base of a delta, held here; null for a whole copy. */
+  private String base(PullRequest request, ContentSource source, String what) {
+    if (request.getBaseSnapshotId().isEmpty()) {
+      return null;
+    }
+    if (source.kind() != ContentSource.Kind.SNAPSHOT) {
+      throw CsiException.invalidArgument(
+          "base_snapshot_id goes with a snapshot_id: a delta is between two snapshots");
+    }
+    String base = Requests.snapshotId(request.getBaseSnapshotId(), "base_snapshot_id");
+    if (!images.holds(new ContentSource(ContentSource.Kind.SNAPSHOT, base))) {
+      // Not NOT_FOUND: this node does hold the target, the puller must not look elsewhere.
+      throw CsiException.failedPrecondition(
+          "node %s holds %s but not base snapshot %s (deleted?): no delta can be made from it;"
+              + " pull the snapshot in full",
+          nodeId, what, base);
+    }
+    return base;
+  }
+
+  private static void closeQuietly(RangeCursor cursor) {
+    if (cursor != null) {
+      try {
+        cursor.close();
+      } catch (IOException e) {
+        // read-only: nothing is lost
+      }
     }
   }
 

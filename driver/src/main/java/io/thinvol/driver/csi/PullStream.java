@@ -8,13 +8,20 @@ import io.thinvol.driver.core.SourceImage;
 import io.thinvol.driver.core.metadata.AllocatedRanges;
 import io.thinvol.driver.core.metadata.ByteRange;
 import io.thinvol.driver.core.metadata.RangeCursor;
+import io.thinvol.driver.peer.copy.ContentDigest;
 import io.thinvol.driver.peer.copy.RangeDigest;
+import io.thinvol.driver.peer.copy.ZeroBlocks;
 import io.thinvol.driver.store.AccessType;
 import io.thinvol.peer.v1.DataRange;
+import io.thinvol.peer.v1.ImageDigest;
 import io.thinvol.peer.v1.PullChunk;
 import io.thinvol.peer.v1.PullHeader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,8 +32,10 @@ import org.slf4j.MDC;
  * volume's lock where the image is read in place: a lock is released by the thread that took it, so
  * neither can be one of gRPC's callback threads), then sends the header, the image's data ranges in
  * pieces of at most {@value #PIECE} bytes, each read only once the transport can take it (gRPC's
- * onReady), and the trailer with the digest of every piece. A peer that goes away stops it; the
- * image, and whatever keeps it unchanged, is released when it ends.
+ * onReady), and the trailer with the digest of every piece. A delta sends the changed ranges
+ * instead, its all-zero blocks as zero pieces, and after the trailer the digest of the whole image.
+ * A peer that goes away stops it; the image, and whatever keeps it unchanged, is released when it
+ * ends.
  */
 final class PullStream implements Runnable {
 
@@ -40,20 +49,27 @@ final class PullStream implements Runnable {
   private final String nodeId;
   private final ServerCallStreamObserver<PullChunk> call;
   private final Supplier<PointInTimeImages.Opened> open;
+  private final RangeCursor delta;
   private final RangeDigest digest = new RangeDigest();
   private final Object readiness = new Object();
   private volatile boolean cancelled;
 
-  /** Registered on the calling (handler) thread, as gRPC requires; {@link #run()} sends. */
+  /**
+   * Registered on the calling (handler) thread, as gRPC requires; {@link #run()} sends.
+   *
+   * @param delta the changed ranges to send, closed at the end; null to send every data range
+   */
   PullStream(
       String what,
       String nodeId,
       ServerCallStreamObserver<PullChunk> call,
-      Supplier<PointInTimeImages.Opened> open) {
+      Supplier<PointInTimeImages.Opened> open,
+      RangeCursor delta) {
     this.what = what;
     this.nodeId = nodeId;
     this.call = call;
     this.open = open;
+    this.delta = delta;
     // A few pieces in flight: the reading of the next overlaps the sending of the last.
     call.setOnReadyThreshold(IN_FLIGHT);
     call.setOnReadyHandler(this::wake);
@@ -65,8 +81,9 @@ final class PullStream implements Runnable {
     MDC.put(Rpc.MDC_RPC, "PeerCopy.Pull");
     MDC.put(Rpc.MDC_VOLUME, what);
     long started = System.nanoTime();
-    try (PointInTimeImages.Opened source = open.get()) {
-      send(source);
+    try (RangeCursor changes = delta;
+        PointInTimeImages.Opened source = open.get()) {
+      send(source, changes);
       if (cancelled) {
         log.info("the peer went away after {} bytes; stopped reading", digest.bytes());
         return;
@@ -82,39 +99,98 @@ final class PullStream implements Runnable {
     }
   }
 
-  private void send(PointInTimeImages.Opened source) throws IOException {
+  private void send(PointInTimeImages.Opened source, RangeCursor changes) throws IOException {
+    long size = source.description().sizeBytes();
     // Not closed on its own: closing the source closes the image it walks.
-    RangeCursor ranges = new AllocatedRanges(source.image(), source.description().sizeBytes(), 0);
-    if (!awaitReady()) {
-      return;
-    }
-    call.onNext(PullChunk.newBuilder().setHeader(header(source.description())).build());
-    for (ByteRange range = ranges.next(); range != null; range = ranges.next()) {
-      for (long at = range.offset(); at < range.end(); at += PIECE) {
+    RangeCursor ranges = changes != null ? changes : new AllocatedRanges(source.image(), size, 0);
+    // A delta's digest of the whole image is read meanwhile, on other cores.
+    ContentDigest.Progressive check =
+        changes != null
+            ? new ContentDigest.Progressive(source.image(), size, new AtomicBoolean())
+            : null;
+    CompletableFuture<ImageDigest> whole = check != null ? check.finish() : null;
+    try {
+      if (!awaitReady()) {
+        return;
+      }
+      call.onNext(PullChunk.newBuilder().setHeader(header(source.description())).build());
+      if (!sendRanges(source, ranges, changes != null) || !awaitReady()) {
+        return;
+      }
+      call.onNext(PullChunk.newBuilder().setTrailer(digest.trailer()).build());
+      if (whole != null) {
+        ImageDigest image = ContentDigest.await(whole);
         if (!awaitReady()) {
           return;
         }
-        call.onNext(piece(source, at, (int) Math.min(PIECE, range.end() - at)));
+        call.onNext(PullChunk.newBuilder().setImage(image).build());
       }
-    }
-    if (awaitReady()) {
-      call.onNext(PullChunk.newBuilder().setTrailer(digest.trailer()).build());
       call.onCompleted();
+    } finally {
+      if (check != null) {
+        check.abandon(); // the image is closed after: no read of it may still be under way
+      }
     }
   }
 
-  private PullChunk piece(PointInTimeImages.Opened source, long offset, int length)
+  /** Sends every range; false once the peer went away. */
+  private boolean sendRanges(PointInTimeImages.Opened source, RangeCursor ranges, boolean delta)
+      throws IOException {
+    for (ByteRange range = ranges.next(); range != null; range = ranges.next()) {
+      for (long at = range.offset(); at < range.end(); at += PIECE) {
+        if (!awaitReady()) {
+          return false; // nothing read ahead of what the transport takes
+        }
+        ByteBuffer bytes = read(source, at, (int) Math.min(PIECE, range.end() - at));
+        for (DataRange piece : delta ? runs(at, bytes) : List.of(data(at, bytes))) {
+          if (!awaitReady()) {
+            return false;
+          }
+          call.onNext(PullChunk.newBuilder().setData(piece).build());
+        }
+      }
+    }
+    return true;
+  }
+
+  private static ByteBuffer read(PointInTimeImages.Opened source, long offset, int length)
       throws IOException {
     ByteBuffer bytes = ByteBuffer.allocate(length);
     source.image().read(bytes, offset);
-    bytes.flip();
+    return bytes.flip();
+  }
+
+  private DataRange data(long offset, ByteBuffer bytes) {
     DataRange data =
         DataRange.newBuilder()
             .setOffset(offset)
             .setData(UnsafeByteOperations.unsafeWrap(bytes))
             .build();
     digest.add(offset, data.getData());
-    return PullChunk.newBuilder().setData(data).build();
+    return data;
+  }
+
+  /** A changed piece as runs of data and of all-zero blocks, which the receiver punches out. */
+  private List<DataRange> runs(long offset, ByteBuffer bytes) {
+    List<DataRange> runs = new ArrayList<>();
+    int limit = bytes.limit();
+    for (int start = 0, end; start < limit; start = end) {
+      boolean zeros = ZeroBlocks.isZero(bytes, start);
+      end = Math.min(start + ZeroBlocks.BLOCK, limit);
+      while (end < limit && ZeroBlocks.isZero(bytes, end) == zeros) {
+        end = Math.min(end + ZeroBlocks.BLOCK, limit);
+      }
+      runs.add(
+          zeros
+              ? zeros(offset + start, end - start)
+              : data(offset + start, bytes.slice(start, end - start)));
+    }
+    return runs;
+  }
+
+  private DataRange zeros(long offset, int length) {
+    digest.addZeros(offset, length);
+    return DataRange.newBuilder().setOffset(offset).setZeroLength(length).build();
   }
 
   private PullHeader header(SourceImage image) {

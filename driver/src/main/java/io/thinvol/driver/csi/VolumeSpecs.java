@@ -56,7 +56,8 @@ final class VolumeSpecs {
         fsType,
         source(request),
         parameters,
-        ioMode(parameters, request.getMutableParametersSpecMap()));
+        ioMode(parameters, request.getMutableParametersSpecMap()),
+        null);
   }
 
   /** The mutable parameters (a VolumeAttributesClass) take precedence over the StorageClass's. */

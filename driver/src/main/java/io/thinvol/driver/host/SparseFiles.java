@@ -5,7 +5,7 @@ import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Path;
 
-/** Sets the size of image files without writing their data. */
+/** Sets the size of image files, and punches holes into them, without writing their data. */
 public final class SparseFiles {
 
   private SparseFiles() {}
@@ -28,6 +28,14 @@ public final class SparseFiles {
       }
       handle.getFD().sync();
     }
+  }
+
+  /**
+   * Frees {@code length} bytes of {@code file} at {@code offset}: they read as zeros after, and the
+   * file keeps its size.
+   */
+  public static void punch(Path file, long offset, long length) {
+    HoleDigger.punch(file, offset, length);
   }
 
   private static void truncate(Path file, long size) throws IOException {

@@ -24,6 +24,7 @@ import io.thinvol.driver.csi.ControllerService;
 import io.thinvol.driver.csi.DataDirGate;
 import io.thinvol.driver.csi.GroupControllerService;
 import io.thinvol.driver.csi.IdentityService;
+import io.thinvol.driver.csi.MoveCopyService;
 import io.thinvol.driver.csi.NodeService;
 import io.thinvol.driver.csi.PeerCopyService;
 import io.thinvol.driver.csi.PeerModifyService;
@@ -206,9 +207,12 @@ public final class Driver implements AutoCloseable {
         String pull = PeerCopyGrpc.getPullMethod().getFullMethodName();
         if (peers.acceptedAccount() != null) {
           portServices.add(new PeerModifyService(volumes));
+          // For the operator (an allowed account), not for peers: it makes them pull.
+          portServices.add(new MoveCopyService(volumes));
           portServices.add(
               new PeerCopyService(
                   volumes.pointInTime(),
+                  new SnapshotMetadata(catalog, layout, config.nodeId()),
                   new ClaimSources(api, config.driverName()),
                   config.nodeId()));
           peerMethods =

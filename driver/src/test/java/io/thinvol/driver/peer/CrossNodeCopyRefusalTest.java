@@ -10,11 +10,7 @@ import csi.v1.VolumeCapability;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.grpc.ManagedChannel;
-import io.grpc.Metadata;
 import io.grpc.Status;
-import io.grpc.netty.GrpcSslContexts;
-import io.grpc.netty.NettyChannelBuilder;
-import io.grpc.stub.MetadataUtils;
 import io.thinvol.driver.client.Capabilities;
 import io.thinvol.driver.host.FileStats;
 import io.thinvol.driver.host.ProcessCommandRunner;
@@ -176,18 +172,7 @@ class CrossNodeCopyRefusalTest {
   }
 
   private List<PullChunk> read(String token, PullRequest request) throws Exception {
-    Metadata headers = new Metadata();
-    if (token != null) {
-      headers.put(
-          Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer " + token);
-    }
-    ManagedChannel channel =
-        NettyChannelBuilder.forAddress("127.0.0.1", nodes.port("node-b"))
-            .sslContext(
-                GrpcSslContexts.forClient().trustManager(nodes.certificate().toFile()).build())
-            .overrideAuthority("localhost")
-            .intercept(MetadataUtils.newAttachHeadersInterceptor(headers))
-            .build();
+    ManagedChannel channel = TlsPort.channel(nodes, "node-b", token);
     try {
       Iterator<PullChunk> stream = PeerCopyGrpc.newBlockingStub(channel).pull(request);
       List<PullChunk> chunks = new java.util.ArrayList<>();

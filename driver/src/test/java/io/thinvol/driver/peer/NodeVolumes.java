@@ -1,5 +1,7 @@
 package io.thinvol.driver.peer;
 
+import csi.v1.CapacityRange;
+import csi.v1.CreateVolumeRequest;
 import csi.v1.VolumeCapability;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -23,6 +25,24 @@ final class NodeVolumes {
     nodes.driver(node).csi().stage(id, staging(node, id), capability);
     nodes.driver(node).csi().publish(id, staging(node, id), target(node, id), capability, false);
     return target(node, id);
+  }
+
+  /** A volume on {@code node} restored from {@code snapshot} for claim {@code claim}. */
+  String restore(String node, String claim, String snapshot) {
+    return nodes
+        .driver(node)
+        .csi()
+        .controller()
+        .createVolume(
+            CreateVolumeRequest.newBuilder()
+                .setName(claim)
+                .setCapacityRange(CapacityRange.newBuilder().setRequiredBytes(64L << 20))
+                .addVolumeCapabilities(capability)
+                .setVolumeContentSource(CrossNodeCopyTest.snapshotSource(snapshot))
+                .putAllParameters(CopySources.parametersOf(claim))
+                .build())
+        .getVolume()
+        .getVolumeId();
   }
 
   void unpublishAndUnstage(String node, String id) {

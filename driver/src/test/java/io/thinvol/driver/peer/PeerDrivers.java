@@ -49,9 +49,14 @@ final class PeerDrivers implements AutoCloseable {
 
   /** Drivers on {@code nodes} only: a test may stand in for another node's driver. */
   PeerDrivers(KubernetesMockServer server, List<String> nodes) throws Exception {
+    this(server, nodes, Path.of(System.getProperty("java.io.tmpdir")));
+  }
+
+  /** Their data dirs under {@code parent}: a filesystem of the caller's choosing. */
+  PeerDrivers(KubernetesMockServer server, List<String> nodes, Path parent) throws Exception {
     this.server = server;
     this.reviews = MockTokenReviews.on(server);
-    this.root = Files.createTempDirectory("thinvol-peers-");
+    this.root = Files.createTempDirectory(parent, "thinvol-peers-");
     Files.createDirectories(root.resolve("tls"));
     SelfSignedPair.write(
         certificate(),

@@ -32,8 +32,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class PeerPuller implements RemoteSources {
 
-  static final String CLAIM_NAMESPACE = "csi.storage.k8s.io/pvc/namespace";
-  static final String CLAIM_NAME = "csi.storage.k8s.io/pvc/name";
+  /** The claim a copy is for, as the external-provisioner names it in CreateVolume. */
+  public static final String CLAIM_NAMESPACE = "csi.storage.k8s.io/pvc/namespace";
+
+  public static final String CLAIM_NAME = "csi.storage.k8s.io/pvc/name";
   private static final Logger log = LoggerFactory.getLogger(PeerPuller.class);
 
   private final String nodeId;
@@ -66,7 +68,11 @@ public final class PeerPuller implements RemoteSources {
   }
 
   @Override
-  public RemoteCopy open(ContentSource source, Map<String, String> parameters, Duration budget) {
+  public RemoteCopy open(
+      ContentSource source,
+      String baseSnapshotId,
+      Map<String, String> parameters,
+      Duration budget) {
     String what = describe(source);
     String claimNamespace = parameters.getOrDefault(CLAIM_NAMESPACE, "");
     String claimName = parameters.getOrDefault(CLAIM_NAME, "");
@@ -93,6 +99,9 @@ public final class PeerPuller implements RemoteSources {
       candidates.add(pods.on(node));
     } else {
       request.setSnapshotId(source.id());
+      if (baseSnapshotId != null) {
+        request.setBaseSnapshotId(baseSnapshotId);
+      }
       DriverPods.Peers peers = pods.all(nodeId);
       candidates.addAll(peers.ready());
       peers
@@ -102,7 +111,11 @@ public final class PeerPuller implements RemoteSources {
     for (PeerEndpoint peer : candidates) {
       try {
         PulledCopy copy = PulledCopy.start(client, peer, request.build(), budget);
-        log.info("copying {} from {}", what, peer.describe());
+        log.info(
+            "copying {} from {}{}",
+            what,
+            peer.describe(),
+            baseSnapshotId == null ? "" : ", the changes since " + baseSnapshotId + " only");
         return copy;
       } catch (CsiException e) {
         if (e.code() == Status.Code.NOT_FOUND) {

@@ -7,10 +7,13 @@ import io.grpc.stub.MetadataUtils;
 import io.thinvol.driver.core.CsiException;
 import io.thinvol.driver.core.RemoteSources;
 import io.thinvol.driver.core.SourceImage;
+import io.thinvol.driver.host.ImageExtents;
+import io.thinvol.driver.host.SparseFiles;
 import io.thinvol.driver.peer.PeerClient;
 import io.thinvol.driver.peer.PeerEndpoint;
 import io.thinvol.driver.store.AccessType;
 import io.thinvol.peer.v1.DataRange;
+import io.thinvol.peer.v1.ImageDigest;
 import io.thinvol.peer.v1.PeerCopyGrpc;
 import io.thinvol.peer.v1.PullChunk;
 import io.thinvol.peer.v1.PullHeader;
@@ -24,12 +27,15 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One pull from a peer, as this node receives it: the header read when it starts, then the ranges
  * written into a new sparse file at their offsets (what is not sent stays a hole), each checked to
  * lie after the last and inside the source, and the digest of what was written compared with the
- * sender's. Closing it cancels the call.
+ * sender's. A delta is written onto a copy of its base instead, its zero pieces punched out, and
+ * the whole result is then compared with the sender's digest of the snapshot. Closing it cancels
+ * the call.
  */
 final class PulledCopy implements RemoteSources.RemoteCopy {
 
@@ -37,10 +43,16 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
   private final ManagedChannel channel;
   private final Iterator<PullChunk> chunks;
   private final SourceImage description;
+  private final boolean delta;
 
   private PulledCopy(
-      PeerEndpoint peer, ManagedChannel channel, Iterator<PullChunk> chunks, PullHeader header) {
+      PeerEndpoint peer,
+      ManagedChannel channel,
+      Iterator<PullChunk> chunks,
+      PullHeader header,
+      boolean delta) {
     this.peer = peer;
+    this.delta = delta;
     this.channel = channel;
     this.chunks = chunks;
     this.description =
@@ -65,7 +77,8 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
       if (first == null || !first.hasHeader()) {
         throw broken(peer, "it did not start with a header");
       }
-      return new PulledCopy(peer, channel, chunks, first.getHeader());
+      return new PulledCopy(
+          peer, channel, chunks, first.getHeader(), !request.getBaseSnapshotId().isEmpty());
     } catch (RuntimeException e) {
       channel.shutdownNow();
       throw e;
@@ -84,10 +97,37 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
 
   @Override
   public void writeTo(Path image) throws IOException {
+    if (!delta) {
+      receive(image, null);
+      return;
+    }
+    SparseFiles.extend(image, description.sizeBytes()); // the volume may have grown since
+    try (ImageExtents result = ImageExtents.open(image)) {
+      ContentDigest.Progressive check =
+          new ContentDigest.Progressive(result, description.sizeBytes(), new AtomicBoolean());
+      try {
+        receive(image, check);
+        verifyImage(ContentDigest.await(check.finish()), next(peer, chunks));
+        if (next(peer, chunks) != null) {
+          throw broken(peer, "it went on after the digest of the whole snapshot");
+        }
+      } finally {
+        check.abandon();
+      }
+    }
+  }
+
+  /**
+   * Writes the pieces up to the trailer and checks them against it; a delta's are applied onto the
+   * image, and the check of the whole image reads each part once nothing more comes for it.
+   */
+  private void receive(Path image, ContentDigest.Progressive check) throws IOException {
     RangeDigest digest = new RangeDigest();
     long written = 0;
     try (FileChannel out =
-        FileChannel.open(image, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+        delta
+            ? FileChannel.open(image, StandardOpenOption.WRITE)
+            : FileChannel.open(image, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
       for (PullChunk chunk = next(peer, chunks); ; chunk = next(peer, chunks)) {
         if (chunk == null) {
           throw new CsiException(
@@ -96,17 +136,21 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
         }
         if (chunk.hasTrailer()) {
           verify(chunk.getTrailer(), digest.trailer());
-          if (next(peer, chunks) != null) {
+          out.force(true);
+          if (!delta && next(peer, chunks) != null) {
             throw broken(peer, "it went on after its trailer");
           }
-          out.force(true);
           return;
         }
         if (!chunk.hasData()) {
-          throw broken(peer, "it sent a second header");
+          throw broken(peer, "it sent a " + chunk.getPartCase() + " before its trailer");
         }
         DataRange data = chunk.getData();
-        long end = data.getOffset() + data.getData().size();
+        boolean zeros = data.getZeroLength() > 0;
+        if (zeros && (!delta || !data.getData().isEmpty())) {
+          throw broken(peer, "it sent a zero piece that is not one of a delta's");
+        }
+        long end = data.getOffset() + (zeros ? data.getZeroLength() : data.getData().size());
         if (data.getOffset() < written || end > description.sizeBytes()) {
           throw broken(
               peer,
@@ -118,8 +162,16 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
                   + description.sizeBytes()
                   + "-byte source");
         }
-        writeFully(out, data.getData().asReadOnlyByteBuffer(), data.getOffset());
-        digest.add(data.getOffset(), data.getData());
+        if (check != null) {
+          check.completeUpTo(data.getOffset());
+        }
+        if (zeros) {
+          SparseFiles.punch(image, data.getOffset(), data.getZeroLength());
+          digest.addZeros(data.getOffset(), data.getZeroLength());
+        } else {
+          writeFully(out, data.getData().asReadOnlyByteBuffer(), data.getOffset());
+          digest.add(data.getOffset(), data.getData());
+        }
         written = end;
       }
     }
@@ -136,6 +188,22 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
               ours.getPieces(),
               theirs.getDataBytes(),
               theirs.getPieces()),
+          null);
+    }
+  }
+
+  /** A delta's result must read as the sender's snapshot, everywhere. */
+  private void verifyImage(ImageDigest ours, PullChunk theirs) {
+    if (theirs == null || !theirs.hasImage()) {
+      throw broken(peer, "its delta did not end with the digest of the whole snapshot");
+    }
+    if (!ours.equals(theirs.getImage())) {
+      throw CsiException.internal(
+          String.format(
+              "the delta from %s applied onto the base does not read as the snapshot (%d bytes of"
+                  + " data here, %d there): the base is not an unchanged copy of the base snapshot"
+                  + " (written since it was made?); nothing was kept, pull the snapshot in full",
+              peer.describe(), ours.getDataBytes(), theirs.getImage().getDataBytes()),
           null);
     }
   }

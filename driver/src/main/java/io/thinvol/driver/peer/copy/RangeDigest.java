@@ -38,6 +38,17 @@ public final class RangeDigest {
     pieces++;
   }
 
+  /** A delta's piece that reads as zeros: its offset, its length and -1 in place of bytes. */
+  public void addZeros(long offset, long length) {
+    frame.clear();
+    frame.putLong(offset).putLong(length).flip();
+    sha256.update(frame);
+    frame.clear();
+    frame.putLong(-1).flip();
+    sha256.update(frame.limit(Long.BYTES));
+    pieces++;
+  }
+
   public long bytes() {
     return bytes;
   }

@@ -1,0 +1,62 @@
+package io.thinvol.driver.csi;
+
+import io.grpc.stub.StreamObserver;
+import io.thinvol.driver.core.VolumeManager;
+import io.thinvol.driver.peer.copy.PeerPuller;
+import io.thinvol.driver.store.VolumeRecord;
+import io.thinvol.peer.v1.CopyInRequest;
+import io.thinvol.peer.v1.CopyInResponse;
+import io.thinvol.peer.v1.MoveCopyGrpc;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * The copy-in a VolumeMove's cut-over asks of the target node's driver, on the CSI-Addons TLS port
+ * (whose interceptor admits the allowed ServiceAccounts, the operator's, and not the peers): a new
+ * volume holding a snapshot of another node, pulled as the changes since the snapshot a volume of
+ * this node was made from. It is a CreateVolume in all but its entry: idempotent by name, assembled
+ * privately and published only once the whole result reads as the snapshot.
+ */
+public final class MoveCopyService extends MoveCopyGrpc.MoveCopyImplBase {
+
+  // The longest a copy may take when the caller sets no deadline.
+  private static final Duration COPY_LIMIT = Duration.ofHours(2);
+
+  private final VolumeManager volumes;
+
+  public MoveCopyService(VolumeManager volumes) {
+    this.volumes = volumes;
+  }
+
+  @Override
+  public void copyIn(CopyInRequest request, StreamObserver<CopyInResponse> observer) {
+    Rpc.unary("MoveCopy.CopyIn", request.getName(), observer, () -> copy(request));
+  }
+
+  private CopyInResponse copy(CopyInRequest request) {
+    String name = Requests.name(request.getName(), "name");
+    String snapshot = Requests.snapshotId(request.getSnapshotId(), "snapshot_id");
+    // A whole copy is an ordinary cross-node restore, which the claim's provisioner asks for.
+    Requests.requirePresent(request.getBaseVolumeId(), "base_volume_id");
+    String base = Requests.volumeId(request.getBaseVolumeId());
+    Requests.requirePresent(request.getClaimNamespace(), "claim_namespace");
+    Requests.requirePresent(request.getClaimName(), "claim_name");
+    VolumeRecord made =
+        volumes.createFromDelta(
+            name,
+            snapshot,
+            base,
+            Map.of(
+                PeerPuller.CLAIM_NAMESPACE,
+                request.getClaimNamespace(),
+                PeerPuller.CLAIM_NAME,
+                request.getClaimName()),
+            Rpc.remaining(COPY_LIMIT));
+    return CopyInResponse.newBuilder()
+        .setVolumeId(made.id())
+        .setSizeBytes(made.sizeBytes())
+        .setBaseSnapshotId(
+            volumes.catalog().volume(base).map(b -> b.contentSource().id()).orElse(""))
+        .build();
+  }
+}

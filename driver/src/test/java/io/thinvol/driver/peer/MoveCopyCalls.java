@@ -1,0 +1,32 @@
+package io.thinvol.driver.peer;
+
+import io.grpc.ManagedChannel;
+import io.thinvol.peer.v1.CopyInRequest;
+import io.thinvol.peer.v1.CopyInResponse;
+import io.thinvol.peer.v1.MoveCopyGrpc;
+
+/** MoveCopy/CopyIn on a node's TLS port, as the operator's VolumeMove cut-over would call it. */
+final class MoveCopyCalls {
+
+  private MoveCopyCalls() {}
+
+  /** Volume {@code name} on node-b: snapshot {@code snapshot} onto a copy of {@code base}. */
+  static CopyInResponse copyIn(
+      PeerDrivers nodes, String token, String name, String snapshot, String base, String claim)
+      throws Exception {
+    ManagedChannel channel = TlsPort.channel(nodes, "node-b", token);
+    try {
+      return MoveCopyGrpc.newBlockingStub(channel)
+          .copyIn(
+              CopyInRequest.newBuilder()
+                  .setName(name)
+                  .setSnapshotId(snapshot)
+                  .setBaseVolumeId(base)
+                  .setClaimNamespace(CopySources.NAMESPACE)
+                  .setClaimName(claim)
+                  .build());
+    } finally {
+      channel.shutdownNow();
+    }
+  }
+}
