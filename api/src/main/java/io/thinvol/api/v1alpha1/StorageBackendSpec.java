@@ -77,6 +77,9 @@ public class StorageBackendSpec {
   @ValidationRule(value = MonitoringSpec.ORDER_RULE, message = MonitoringSpec.ORDER_MESSAGE)
   private MonitoringSpec monitoring;
 
+  @JsonPropertyDescription("Limits on moving volumes between nodes (VolumeMoves, evacuations).")
+  private MovesSpec moves;
+
   /** Log levels of the driver. */
   public enum LogLevel {
     ERROR,
@@ -180,5 +183,13 @@ public class StorageBackendSpec {
 
   public void setMonitoring(MonitoringSpec monitoring) {
     this.monitoring = monitoring;
+  }
+
+  public MovesSpec getMoves() {
+    return moves;
+  }
+
+  public void setMoves(MovesSpec moves) {
+    this.moves = moves;
   }
 }
