@@ -11,20 +11,11 @@ import java.util.function.Supplier;
  * How this driver finds the other nodes' drivers and calls them, built once for both its uses (a
  * forwarded ControllerModifyVolume, a copy pulled from a peer): one memory of which node holds a
  * volume, so what one of them learned or found stale holds for the other too.
+ *
+ * @param nodeId this driver's node
  */
-public final class PeerLookup {
-
-  private final String nodeId;
-  private final VolumeNodes volumeNodes;
-  private final DriverPods pods;
-  private final PeerClient client;
-
-  PeerLookup(String nodeId, VolumeNodes volumeNodes, DriverPods pods, PeerClient client) {
-    this.nodeId = nodeId;
-    this.volumeNodes = volumeNodes;
-    this.pods = pods;
-    this.client = client;
-  }
+public record PeerLookup(
+    String nodeId, VolumeNodes volumeNodes, DriverPods pods, PeerClient client) {
 
   /**
    * @param certificate the CSI-Addons certificate all driver pods present
@@ -42,15 +33,6 @@ public final class PeerLookup {
         new VolumeNodes(api, config.driverName()),
         new DriverPods(api, peers.podNamespace(), peers.podSelector(), addonsPort),
         new PeerClient(certificate, peers.tokenFile()));
-  }
-
-  /** This driver's node. */
-  public String nodeId() {
-    return nodeId;
-  }
-
-  public PeerClient client() {
-    return client;
   }
 
   /**
