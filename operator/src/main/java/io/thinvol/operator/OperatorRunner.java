@@ -9,6 +9,7 @@ import io.thinvol.addons.Addons;
 import io.thinvol.addons.AddonsSettings;
 import io.thinvol.addons.call.ReclaimCaller;
 import io.thinvol.api.kube.Events;
+import io.thinvol.operator.evacuate.NodeEvacuator;
 import io.thinvol.operator.health.HealthServer;
 import io.thinvol.operator.health.InformerHealth;
 import io.thinvol.operator.model.GroupSnapshotModel;
@@ -89,6 +90,7 @@ public final class OperatorRunner implements AutoCloseable {
     if (GroupSnapshotModel.deployed(settings)) {
       operator.register(new GroupSnapshotContentLabeller(new Events(client, clock)));
     }
+    operator.register(new NodeEvacuator(client, clock));
     Addons addons =
         Addons.register(
             operator, client, AddonsSettings.defaults(settings.namespace()), caller, clock);
