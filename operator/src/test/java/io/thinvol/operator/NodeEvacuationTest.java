@@ -12,7 +12,6 @@ import io.thinvol.api.v1alpha1.VolumeMoveStatus;
 import io.thinvol.testing.DescribedEvents;
 import io.thinvol.testing.PlayedControllers;
 import io.thinvol.testing.StrictApiServer;
-import io.thinvol.testing.TestCluster;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,13 +28,6 @@ class NodeEvacuationTest extends MockClusterTest {
   private static final String NODE = "node-x";
   private static final String OTHER_NODE = "node-y";
   private static final String DRIVER = BackendNames.driver("local");
-
-  @Override
-  TestCluster startCluster() {
-    TestCluster started = TestCluster.start();
-    VolumeMoveCrd.installUnlessServed(started);
-    return started;
-  }
 
   @BeforeEach
   void nodesAndNamespaces() {
