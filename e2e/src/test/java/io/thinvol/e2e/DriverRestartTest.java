@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
 /** The node pod replaced under a mounted volume; the operator replaced under the node pods. */
-@Order(7)
+@Order(8)
 class DriverRestartTest extends E2eSteps {
 
   private static final Duration RESTART_LIMIT = Duration.ofMinutes(3);

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
  * PodMonitors give, and evaluating the operator's alert rules: a backend whose data dir is a small
  * disk of its own is filled, and its fill alerts fire.
  */
-@Order(6)
+@Order(7)
 class MonitoringTest extends E2eSteps {
 
   private static final int DISK_MIB = 256;

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 /**
  * docs/install.md's "Uninstalling", step by step, and what it leaves on the host and in the API.
  */
-@Order(8)
+@Order(9)
 class UninstallTest extends E2eSteps {
 
   private static final Duration DELETE_LIMIT = Duration.ofMinutes(3);
@@ -45,7 +45,8 @@ class UninstallTest extends E2eSteps {
             .flatMap(Optional::stream)
             .map(String::valueOf)
             .toList();
-    // 1. the users' snapshots, pods and claims; their volumes and copies go with them.
+    // 1. the users' moves, snapshots, pods and claims; their volumes and copies go with them.
+    Resources.of(client(), Resources.VOLUME_MOVE).inNamespace(Names.APPS).delete();
     for (var kind : List.of(Resources.VOLUME_GROUP_SNAPSHOT, Resources.VOLUME_SNAPSHOT)) {
       Resources.of(client(), kind).inNamespace(Names.APPS).delete();
     }

@@ -21,6 +21,8 @@ public final class Resources {
       namespaced("thinvol.io", "v1alpha1", "ReclaimSpaceJob", "reclaimspacejobs");
   public static final ResourceDefinitionContext RECLAIM_SPACE_CRON_JOB =
       namespaced("thinvol.io", "v1alpha1", "ReclaimSpaceCronJob", "reclaimspacecronjobs");
+  public static final ResourceDefinitionContext VOLUME_MOVE =
+      namespaced("thinvol.io", "v1alpha1", "VolumeMove", "volumemoves");
   public static final ResourceDefinitionContext VOLUME_SNAPSHOT =
       namespaced("snapshot.storage.k8s.io", "v1", "VolumeSnapshot", "volumesnapshots");
   public static final ResourceDefinitionContext VOLUME_SNAPSHOT_CONTENT =
@@ -58,6 +60,7 @@ public final class Resources {
           VOLUME_SNAPSHOT,
           RECLAIM_SPACE_CRON_JOB,
           RECLAIM_SPACE_JOB,
+          VOLUME_MOVE,
           CLAIM);
 
   private Resources() {}

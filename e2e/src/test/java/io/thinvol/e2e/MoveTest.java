@@ -1,0 +1,212 @@
+package io.thinvol.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.thinvol.e2e.support.Claims;
+import io.thinvol.e2e.support.Names;
+import io.thinvol.e2e.support.Resources;
+import io.thinvol.e2e.support.Waits;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+
+/**
+ * VolumeMoves and node evacuation on the kit's single node: what one node can show. A move to the
+ * claim's own node is refused, a move with no other node to go to waits, an evacuation of the only
+ * node makes its moves and withdraws them when the annotation goes; through all of it the
+ * application's pod keeps running on its unchanged volume. The data's crossing to another node is
+ * tested with two real driver processes in the operator's VolumeMoveEndToEndTest.
+ */
+@Order(6)
+class MoveTest extends E2eSteps {
+
+  private static final String CLAIM = "moving";
+  private static final String POD = "mover";
+  private static final String FILE = "/data/file";
+  private static final Duration LIMIT = Duration.ofMinutes(2);
+
+  @Test
+  @Order(1)
+  @DisplayName("VolumeMove to the claim's own node refused")
+  void toItsOwnNode() {
+    requireBackend();
+    claims().create(CLAIM, Claims.Spec.filesystem(Names.EXT4_CLASS, "256Mi"));
+    pods().mounting(POD, Map.of(CLAIM, "/data"));
+    pods().sh(POD, "dd if=/dev/urandom of=" + FILE + " bs=1M count=16 2>/dev/null && sync");
+    world().remember("move.sha256", pods().sha256(POD, FILE));
+    String volume = claims().get(CLAIM).getSpec().getVolumeName();
+    world().remember("move.volume", volume);
+    String node = pods().awaitReady(POD).getSpec().getNodeName();
+    world().remember("move.node", node);
+
+    long start = System.nanoTime();
+    createMove("to-self", node);
+    GenericKubernetesResource move = awaitPhase("to-self", "Failed");
+    kube().awaitEvent("VolumeMove", Names.APPS, "to-self", "Refused", LIMIT);
+    kube().describe("volumemove", Names.APPS, "to-self");
+    assertUntouched();
+    deleteMove("to-self");
+    figure(
+        "Failed in "
+            + seconds(start)
+            + ": "
+            + field(move, "status", "message").orElse("?")
+            + "; claim, volume and pod unchanged");
+  }
+
+  @Test
+  @Order(2)
+  @DisplayName("VolumeMove with no other node waits in Pending")
+  void noOtherNode() {
+    String volume = world().require("move.volume");
+    long start = System.nanoTime();
+    createMove("anywhere", null);
+    GenericKubernetesResource move = awaitPhase("anywhere", "Pending");
+    assertThat(String.valueOf(field(move, "status", "message").orElse("")))
+        .contains("no node can take the volume");
+    assertThat(field(move, "status", "sourceVolume")).contains(volume);
+    kube().describe("volumemove", Names.APPS, "anywhere");
+    deleteMove("anywhere");
+    assertNoTemporaries();
+    assertUntouched();
+    figure("Pending in " + seconds(start) + "; deleted, nothing of it left");
+  }
+
+  @Test
+  @Order(3)
+  @DisplayName("evacuation of the only node: moves made, then withdrawn")
+  void evacuation() {
+    String node = world().require("move.node");
+    String volume = world().require("move.volume");
+    long start = System.nanoTime();
+    annotateNode(node, "true");
+    String name = "evacuate-" + volume;
+    GenericKubernetesResource move;
+    try {
+      move = awaitPhase(name, "Pending");
+      assertThat(move.getMetadata().getLabels()).containsEntry("thinvol.io/evacuated-node", node);
+      kube().awaitEvent("Node", null, node, "Evacuating", LIMIT);
+      kube().describe("node", null, node);
+    } finally {
+      annotateNode(node, null);
+    }
+    Waits.untilTrue(
+        "the evacuation's moves to be withdrawn",
+        LIMIT,
+        () ->
+            Resources.of(client(), Resources.VOLUME_MOVE)
+                .inAnyNamespace()
+                .withLabel("thinvol.io/evacuated-node", node)
+                .list()
+                .getItems()
+                .isEmpty());
+    kube().awaitEvent("Node", null, node, "EvacuationStopped", LIMIT);
+    assertNoTemporaries();
+    assertUntouched();
+    pods().delete(POD);
+    figure(
+        "move "
+            + name
+            + " Pending ("
+            + field(move, "status", "message").orElse("?")
+            + "), withdrawn with the annotation in "
+            + seconds(start));
+  }
+
+  private static void createMove(String name, String targetNode) {
+    Map<String, Object> spec = new HashMap<>();
+    spec.put("persistentVolumeClaim", CLAIM);
+    if (targetNode != null) {
+      spec.put("targetNode", targetNode);
+    }
+    GenericKubernetesResource move = new GenericKubernetesResource();
+    move.setApiVersion("thinvol.io/v1alpha1");
+    move.setKind("VolumeMove");
+    move.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(Names.APPS).build());
+    move.setAdditionalProperty("spec", spec);
+    Resources.of(client(), Resources.VOLUME_MOVE).inNamespace(Names.APPS).resource(move).create();
+  }
+
+  private static GenericKubernetesResource awaitPhase(String name, String phase) {
+    return Waits.until(
+        "VolumeMove " + name + " in phase " + phase,
+        LIMIT,
+        () ->
+            Optional.ofNullable(get(Resources.VOLUME_MOVE, Names.APPS, name))
+                .filter(m -> field(m, "status", "phase").equals(Optional.of(phase))),
+        () -> field(get(Resources.VOLUME_MOVE, Names.APPS, name), "status").orElse("no status"));
+  }
+
+  private static void deleteMove(String name) {
+    Resources.of(client(), Resources.VOLUME_MOVE).inNamespace(Names.APPS).withName(name).delete();
+    Waits.untilTrue(
+        "VolumeMove " + name + " to be deleted",
+        LIMIT,
+        () -> get(Resources.VOLUME_MOVE, Names.APPS, name) == null);
+  }
+
+  /** As {@code kubectl annotate node}; null removes the annotation. */
+  private static void annotateNode(String node, String value) {
+    Map<String, Object> annotations = new HashMap<>();
+    annotations.put("thinvol.io/evacuate", value);
+    client()
+        .nodes()
+        .withName(node)
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            client()
+                .getKubernetesSerialization()
+                .asJson(Map.of("metadata", Map.of("annotations", annotations))));
+  }
+
+  /** The application saw nothing: same volume, its pod running, its data the same. */
+  private static void assertUntouched() {
+    assertThat(claims().get(CLAIM).getSpec().getVolumeName())
+        .isEqualTo(world().require("move.volume"));
+    Pod pod = pods().awaitReady(POD);
+    assertThat(pod.getStatus().getPhase()).isEqualTo("Running");
+    assertThat(pods().sha256(POD, FILE)).isEqualTo(world().require("move.sha256"));
+  }
+
+  /** No claim, snapshot or admission policy a move makes is left behind. */
+  private static void assertNoTemporaries() {
+    List<String> claims =
+        client().persistentVolumeClaims().inNamespace(Names.APPS).list().getItems().stream()
+            .map(c -> c.getMetadata().getName())
+            .filter(n -> n.startsWith("thinvol-move-"))
+            .toList();
+    List<String> snapshots =
+        Resources.of(client(), Resources.VOLUME_SNAPSHOT)
+            .inNamespace(Names.APPS)
+            .list()
+            .getItems()
+            .stream()
+            .map(s -> s.getMetadata().getName())
+            .filter(n -> n.startsWith("thinvol-move-"))
+            .toList();
+    List<String> policies =
+        client()
+            .admissionRegistration()
+            .v1()
+            .validatingAdmissionPolicies()
+            .list()
+            .getItems()
+            .stream()
+            .map(p -> p.getMetadata().getName())
+            .filter(n -> n.startsWith("thinvol-move-"))
+            .toList();
+    assertThat(claims).as("claims a move made").isEmpty();
+    assertThat(snapshots).as("snapshots a move made").isEmpty();
+    assertThat(policies).as("admission policies a move made").isEmpty();
+  }
+}
