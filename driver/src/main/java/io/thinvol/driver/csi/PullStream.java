@@ -200,6 +200,7 @@ final class PullStream implements Runnable {
         .setFsType(image.fsType() == null ? "" : image.fsType())
         .setFormatted(image.formatted())
         .setNodeId(nodeId)
+        .setDigestVersion(RangeDigest.version())
         .build();
   }
 

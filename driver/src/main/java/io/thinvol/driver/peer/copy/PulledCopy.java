@@ -72,10 +72,20 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
           PeerCopyGrpc.newBlockingStub(channel)
               .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(client.credentials()))
               .withDeadlineAfter(budget.toMillis(), TimeUnit.MILLISECONDS)
-              .pull(request);
+              .pull(request.toBuilder().setDigestVersion(RangeDigest.version()).build());
       PullChunk first = next(peer, chunks);
       if (first == null || !first.hasHeader()) {
         throw broken(peer, "it did not start with a header");
+      }
+      if (first.getHeader().getDigestVersion() != RangeDigest.version()) {
+        // Before any data: an older sender's SHA-256 digests would fail the check at the end.
+        throw new CsiException(
+            Status.Code.UNAVAILABLE,
+            String.format(
+                "the driver on %s is of another release (its copies carry digest version %d, this"
+                    + " driver checks version %d); retry once the driver DaemonSet's rollout is"
+                    + " done",
+                peer.describe(), first.getHeader().getDigestVersion(), RangeDigest.version()));
       }
       return new PulledCopy(
           peer, channel, chunks, first.getHeader(), !request.getBaseSnapshotId().isEmpty());
