@@ -1,6 +1,5 @@
 package io.thinvol.driver.peer.copy;
 
-import com.google.protobuf.ByteString;
 import java.nio.ByteBuffer;
 import java.util.zip.CRC32;
 import java.util.zip.CRC32C;
@@ -23,23 +22,16 @@ final class Checksums {
   private final CRC32C castagnoli = new CRC32C();
   private final CRC32 ieee = new CRC32();
 
-  /** Puts the checksums of {@code bytes}' remaining bytes into {@code into}; reads no position. */
+  /**
+   * Puts the checksums of {@code bytes}' remaining bytes into {@code into}; moves no position of
+   * {@code bytes}. A direct or writable heap buffer: the JDK copies a read-only heap buffer (a
+   * ByteString's) 4 KiB at a time, in new arrays, before it checksums it.
+   */
   void put(ByteBuffer bytes, ByteBuffer into) {
     castagnoli.reset();
     ieee.reset();
     castagnoli.update(bytes.duplicate());
     ieee.update(bytes.duplicate());
-    into.putInt((int) castagnoli.getValue()).putInt((int) ieee.getValue());
-  }
-
-  /** As above for every part of {@code bytes}. */
-  void put(ByteString bytes, ByteBuffer into) {
-    castagnoli.reset();
-    ieee.reset();
-    for (ByteBuffer part : bytes.asReadOnlyByteBufferList()) {
-      castagnoli.update(part.duplicate());
-      ieee.update(part);
-    }
     into.putInt((int) castagnoli.getValue()).putInt((int) ieee.getValue());
   }
 }

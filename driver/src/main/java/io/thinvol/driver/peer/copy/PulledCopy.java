@@ -133,6 +133,8 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
    */
   private void receive(Path image, ContentDigest.Progressive check) throws IOException {
     RangeDigest digest = new RangeDigest();
+    // Each piece copied once, into this: checksummed and written from it as it is.
+    ByteBuffer piece = ByteBuffer.allocateDirect(0);
     long written = 0;
     try (FileChannel out =
         delta
@@ -179,8 +181,12 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
           SparseFiles.punch(image, data.getOffset(), data.getZeroLength());
           digest.addZeros(data.getOffset(), data.getZeroLength());
         } else {
-          writeFully(out, data.getData().asReadOnlyByteBuffer(), data.getOffset());
-          digest.add(data.getOffset(), data.getData());
+          if (piece.capacity() < data.getData().size()) {
+            piece = ByteBuffer.allocateDirect(data.getData().size());
+          }
+          data.getData().copyTo(piece.clear());
+          digest.add(data.getOffset(), piece.flip());
+          writeFully(out, piece, data.getOffset());
         }
         written = end;
       }

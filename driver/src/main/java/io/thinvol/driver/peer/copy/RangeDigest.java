@@ -28,13 +28,24 @@ public final class RangeDigest {
     }
   }
 
-  public void add(long offset, ByteString data) {
+  /**
+   * A piece of the {@code data} remaining in a direct or writable buffer (see {@link
+   * Checksums#put}), whose position it leaves.
+   */
+  public void add(long offset, ByteBuffer data) {
     frame.clear();
-    frame.putLong(offset).putLong(data.size());
+    frame.putLong(offset).putLong(data.remaining());
     checksums.put(data, frame);
     sha256.update(frame.flip());
-    bytes += data.size();
+    bytes += data.remaining();
     pieces++;
+  }
+
+  /** As above for a piece held in a ByteString (tests; the copy's paths pass buffers). */
+  public void add(long offset, ByteString data) {
+    ByteBuffer direct = ByteBuffer.allocateDirect(data.size());
+    data.copyTo(direct);
+    add(offset, direct.flip());
   }
 
   /** A delta's piece that reads as zeros: its offset, its length and -1 in place of checksums. */
