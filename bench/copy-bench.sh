@@ -8,10 +8,19 @@
 # run, each copy's rate next to cp's. Then a VolumeMove's cut-over (CrossNodeDeltaBenchmark): a 4 GiB
 # volume holding 1 GiB pre-copied to node-b, 16 MiB changed after, and the bytes and time of the copy
 # of the changes only, with data dirs on the disk (no reflinks) and on an xfs with reflinks.
+# The drivers run with the image's JVM flags (packaging/image/thinvol-driver: C1 only, serial GC,
+# 64 MiB heap), as on a node; THINVOL_BENCH_DRIVER_FLAGS replaces them (empty: the JVM's defaults),
+# THINVOL_BENCH_JFR=<dir> records each driver with JFR (a file per process in <dir>).
 # Needs root; takes a few minutes. Usage: bench/copy-bench.sh [runs]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs="${1:-3}"
+image_flags="$(grep -o -- '-X[^ "]*' packaging/image/thinvol-driver | tr '\n' ' ')"
+driver_flags="${THINVOL_BENCH_DRIVER_FLAGS-$image_flags}"
+if [ -n "${THINVOL_BENCH_JFR:-}" ]; then
+  mkdir -p "$THINVOL_BENCH_JFR"
+  driver_flags="$driver_flags -XX:StartFlightRecording=filename=$THINVOL_BENCH_JFR,settings=profile"
+fi
 
 ./mvnw -B -q -o -pl driver -am -DskipTests test-compile dependency:build-classpath \
   -Dmdep.outputFile="$PWD/driver/target/copy-bench.cp" -Dmdep.includeScope=test
@@ -19,13 +28,16 @@ cp="driver/target/test-classes:driver/target/classes:$(cat driver/target/copy-be
 
 echo "thinvol cross-node copy benchmark ($(nproc) cores, $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg), $runs runs)"
 echo "data dirs and cp on $(df --output=source,fstype /var/tmp | tail -n 1)"
+echo "JVM flags of the drivers: ${driver_flags:-none}"
 echo
-java -Djava.io.tmpdir=/var/tmp -cp "$cp" io.thinvol.driver.peer.CrossNodeCopyBenchmark "$runs" \
+java -Djava.io.tmpdir=/var/tmp -Dthinvol.driver.jvm-flags="$driver_flags" -cp "$cp" \
+  io.thinvol.driver.peer.CrossNodeCopyBenchmark "$runs" \
   2>/var/tmp/thinvol-copy-bench.log
 echo
 echo "cut-over (changes since the pre-copy only):"
 echo
-java -Djava.io.tmpdir=/var/tmp -cp "$cp" io.thinvol.driver.peer.CrossNodeDeltaBenchmark \
+java -Djava.io.tmpdir=/var/tmp -Dthinvol.driver.jvm-flags="$driver_flags" -cp "$cp" \
+  io.thinvol.driver.peer.CrossNodeDeltaBenchmark \
   2>>/var/tmp/thinvol-copy-bench.log
 echo
 echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -20,6 +20,9 @@ public final class DriverProcess implements AutoCloseable {
 
   private static final String MAIN = "io.thinvol.driver.cli.ThinvolCommand";
 
+  /** The system property whose flags the driver's JVM is started with. */
+  public static final String JVM_FLAGS = "thinvol.driver.jvm-flags";
+
   private final Process process;
   private final CsiClient client;
   private final AddonsClient addons;
@@ -73,6 +76,15 @@ public final class DriverProcess implements AutoCloseable {
     return start(root, nodeId, mainClass, wrapper, dataDir, List.of(), environment);
   }
 
+  /**
+   * The JVM flags of {@value #JVM_FLAGS}, space-separated: a benchmark runs the drivers as the
+   * image does (packaging/image/thinvol-driver), or records them with JFR.
+   */
+  private static List<String> jvmFlags() {
+    String flags = System.getProperty(JVM_FLAGS, "").strip();
+    return flags.isEmpty() ? List.of() : List.of(flags.split("\\s+"));
+  }
+
   private static DriverProcess start(
       Path root, String nodeId, String mainClass, List<String> wrapper, Path dataDir)
       throws IOException, InterruptedException {
@@ -93,9 +105,10 @@ public final class DriverProcess implements AutoCloseable {
     Files.deleteIfExists(root.resolve("addons.sock"));
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     List<String> argv = new ArrayList<>(wrapper);
+    argv.add(java);
+    argv.addAll(jvmFlags());
     argv.addAll(
         List.of(
-            java,
             "-cp",
             System.getProperty("java.class.path"),
             mainClass,

@@ -8,6 +8,7 @@ import io.thinvol.driver.core.PointInTimeImages;
 import io.thinvol.driver.core.metadata.RangeCursor;
 import io.thinvol.driver.core.metadata.SnapshotMetadata;
 import io.thinvol.driver.peer.copy.ClaimSources;
+import io.thinvol.driver.peer.copy.RangeDigest;
 import io.thinvol.driver.store.ContentSource;
 import io.thinvol.peer.v1.PeerCopyGrpc;
 import io.thinvol.peer.v1.PullChunk;
@@ -71,6 +72,16 @@ public final class PeerCopyService extends PeerCopyGrpc.PeerCopyImplBase {
       String what = (request.hasVolumeId() ? "volume " : "snapshot ") + source.id();
       if (!images.holds(source)) {
         throw CsiException.notFound("%s does not exist on node %s", what, nodeId);
+      }
+      if (request.getDigestVersion() != RangeDigest.version()) {
+        // An older puller would check this copy with SHA-256 over the bytes, and fail at its end.
+        throw new CsiException(
+            Status.Code.UNAVAILABLE,
+            String.format(
+                "node %s sends copies with digest version %d, the puller asks for version %d (its"
+                    + " driver is of another release); retry once the driver DaemonSet's rollout"
+                    + " is done",
+                nodeId, RangeDigest.version(), request.getDigestVersion()));
       }
       String base = base(request, source, what);
       Requests.requirePresent(request.getClaimNamespace(), "claim_namespace");

@@ -39,8 +39,12 @@ import org.slf4j.MDC;
  */
 final class PullStream implements Runnable {
 
-  /** A piece's bytes at most: well inside gRPC's 4 MiB message limit. */
-  static final int PIECE = 1 << 20;
+  /**
+   * A piece's bytes at most. Small enough that the pieces the receiver's gRPC holds die young in
+   * the image's small heap (64 MiB, serial GC): 1 MiB pieces outgrew its survivor space and filled
+   * the old generation, a full GC every few MiB (docs/benchmarks.md).
+   */
+  static final int PIECE = 256 << 10;
 
   private static final int IN_FLIGHT = 4 * PIECE;
   private static final Logger log = LoggerFactory.getLogger(PullStream.class);
@@ -161,13 +165,11 @@ final class PullStream implements Runnable {
   }
 
   private DataRange data(long offset, ByteBuffer bytes) {
-    DataRange data =
-        DataRange.newBuilder()
-            .setOffset(offset)
-            .setData(UnsafeByteOperations.unsafeWrap(bytes))
-            .build();
-    digest.add(offset, data.getData());
-    return data;
+    digest.add(offset, bytes); // the writable buffer: the checksums read it in place
+    return DataRange.newBuilder()
+        .setOffset(offset)
+        .setData(UnsafeByteOperations.unsafeWrap(bytes))
+        .build();
   }
 
   /** A changed piece as runs of data and of all-zero blocks, which the receiver punches out. */
@@ -200,6 +202,7 @@ final class PullStream implements Runnable {
         .setFsType(image.fsType() == null ? "" : image.fsType())
         .setFormatted(image.formatted())
         .setNodeId(nodeId)
+        .setDigestVersion(RangeDigest.version())
         .build();
   }
 

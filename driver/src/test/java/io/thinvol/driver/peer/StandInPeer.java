@@ -59,7 +59,8 @@ final class StandInPeer implements AutoCloseable {
                     .setAccessType("mount")
                     .setFsType("ext4")
                     .setFormatted(true)
-                    .setNodeId("node-a"))
+                    .setNodeId("node-a")
+                    .setDigestVersion(RangeDigest.version()))
             .build());
     RangeDigest digest = new RangeDigest();
     Random random = new Random(7);

@@ -21,17 +21,19 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * What a whole image reads as, whatever its filesystem keeps allocated where: each 256 MiB segment
- * hashed on its own (SHA-256 over every 4096-byte block that is not all zeros, with its offset), in
- * parallel, and SHA-256 over the image's size and the segments' digests. Two images with the same
- * digest read the same everywhere, so a delta applied onto a copy of its base is checked against
- * the snapshot itself, not against what was sent: a base that was not what the sender thought, a
- * change the delta missed, or a hole punched in the wrong place all fail it. A block reads the same
- * whether it is a hole or allocated zeros, so neither side's allocation matters.
+ * What a whole image reads as, whatever its filesystem keeps allocated where: each 32 MiB segment
+ * hashed on its own (SHA-256 over every 4096-byte block that is not all zeros, as its offset and
+ * its {@link Checksums}), in parallel, and SHA-256 over the image's size and the segments' digests.
+ * Two images with the same digest read the same everywhere, so a delta applied onto a copy of its
+ * base is checked against the snapshot itself, not against what was sent: a base that was not what
+ * the sender thought, a change the delta missed, or a hole punched in the wrong place all fail it.
+ * A block reads the same whether it is a hole or allocated zeros, so neither side's allocation
+ * matters.
  */
 public final class ContentDigest {
 
-  static final long SEGMENT = 256L << 20;
+  // Small enough that little is left to read once a delta's last piece has arrived.
+  static final long SEGMENT = 32L << 20;
   private static final int BLOCK = ZeroBlocks.BLOCK;
   private static final int BUFFER = 1 << 20;
   // Reading and hashing a segment takes a core; a copy's end waits for the slowest one.
@@ -43,6 +45,9 @@ public final class ContentDigest {
             thread.setDaemon(true);
             return thread;
           });
+
+  private static final ThreadLocal<ByteBuffer> BUFFERS =
+      ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(BUFFER));
 
   private ContentDigest() {}
 
@@ -123,8 +128,9 @@ public final class ContentDigest {
 
   private static Segment segment(ImageExtents image, long start, long end, AtomicBoolean stop) {
     MessageDigest sha256 = sha256();
-    ByteBuffer frame = ByteBuffer.allocate(Long.BYTES);
-    ByteBuffer buffer = ByteBuffer.allocateDirect(BUFFER);
+    Checksums checksums = new Checksums();
+    ByteBuffer records = ByteBuffer.allocate(BUFFER / BLOCK * (Long.BYTES + Checksums.BYTES));
+    ByteBuffer buffer = BUFFERS.get(); // one per hashing thread: direct memory is freed late
     long dataBytes = 0;
     long done = start;
     try {
@@ -140,14 +146,15 @@ public final class ContentDigest {
           }
           int length = (int) Math.min(BUFFER, to - at);
           image.read(buffer.clear().limit(length), at);
+          records.clear();
           for (int offset = 0; offset < length; offset += BLOCK) {
             if (!ZeroBlocks.isZero(buffer, offset)) {
               ByteBuffer block = buffer.slice(offset, Math.min(BLOCK, length - offset));
               dataBytes += block.remaining();
-              sha256.update(frame.clear().putLong(at + offset).flip());
-              sha256.update(block);
+              checksums.put(block, records.putLong(at + offset));
             }
           }
+          sha256.update(records.flip());
         }
         done = Math.max(done, to);
       }

@@ -73,10 +73,20 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
           PeerCopyGrpc.newBlockingStub(channel)
               .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(client.credentials()))
               .withDeadlineAfter(budget.toMillis(), TimeUnit.MILLISECONDS)
-              .pull(request);
+              .pull(request.toBuilder().setDigestVersion(RangeDigest.version()).build());
       PullChunk first = next(peer, chunks);
       if (first == null || !first.hasHeader()) {
         throw broken(peer, "it did not start with a header");
+      }
+      if (first.getHeader().getDigestVersion() != RangeDigest.version()) {
+        // Before any data: an older sender's SHA-256 digests would fail the check at the end.
+        throw new CsiException(
+            Status.Code.UNAVAILABLE,
+            String.format(
+                "the driver on %s is of another release (its copies carry digest version %d, this"
+                    + " driver checks version %d); retry once the driver DaemonSet's rollout is"
+                    + " done",
+                peer.describe(), first.getHeader().getDigestVersion(), RangeDigest.version()));
       }
       return new PulledCopy(
           peer, channel, chunks, first.getHeader(), !request.getBaseSnapshotId().isEmpty());
@@ -124,6 +134,8 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
    */
   private void receive(Path image, ContentDigest.Progressive check) throws IOException {
     RangeDigest digest = new RangeDigest();
+    // Each piece copied once, into this: checksummed and written from it as it is.
+    ByteBuffer piece = ByteBuffer.allocateDirect(0);
     long written = 0;
     try (FileChannel out =
         delta
@@ -171,8 +183,12 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
           SparseFiles.punch(image, data.getOffset(), data.getZeroLength());
           digest.addZeros(data.getOffset(), data.getZeroLength());
         } else {
-          writeFully(out, data.getData().asReadOnlyByteBuffer(), data.getOffset());
-          digest.add(data.getOffset(), data.getData());
+          if (piece.capacity() < data.getData().size()) {
+            piece = ByteBuffer.allocateDirect(data.getData().size());
+          }
+          data.getData().copyTo(piece.clear());
+          digest.add(data.getOffset(), piece.flip());
+          writeFully(out, piece, data.getOffset());
         }
         written = end;
       }

@@ -9,13 +9,14 @@ import java.security.NoSuchAlgorithmException;
 /**
  * The digest of a pulled copy, computed alike by the sender over what it read and by the receiver
  * over what it wrote: SHA-256 over every piece in order, each as its offset and length (8 bytes
- * each, big-endian) and its bytes. Offsets are part of it, so a piece written at the wrong place
- * fails the check as surely as a wrong byte.
+ * each, big-endian) and the {@link Checksums} of its bytes. Offsets are part of it, so a piece
+ * written at the wrong place fails the check as surely as a wrong byte.
  */
 public final class RangeDigest {
 
   private final MessageDigest sha256;
-  private final ByteBuffer frame = ByteBuffer.allocate(2 * Long.BYTES);
+  private final Checksums checksums = new Checksums();
+  private final ByteBuffer frame = ByteBuffer.allocate(2 * Long.BYTES + Checksums.BYTES);
   private long bytes;
   private long pieces;
 
@@ -27,25 +28,31 @@ public final class RangeDigest {
     }
   }
 
-  public void add(long offset, ByteString data) {
+  /**
+   * A piece of the {@code data} remaining in a direct or writable buffer (see {@link
+   * Checksums#put}), whose position it leaves.
+   */
+  public void add(long offset, ByteBuffer data) {
     frame.clear();
-    frame.putLong(offset).putLong(data.size()).flip();
-    sha256.update(frame);
-    for (ByteBuffer part : data.asReadOnlyByteBufferList()) {
-      sha256.update(part);
-    }
-    bytes += data.size();
+    frame.putLong(offset).putLong(data.remaining());
+    checksums.put(data, frame);
+    sha256.update(frame.flip());
+    bytes += data.remaining();
     pieces++;
   }
 
-  /** A delta's piece that reads as zeros: its offset, its length and -1 in place of bytes. */
+  /** As above for a piece held in a ByteString (tests; the copy's paths pass buffers). */
+  public void add(long offset, ByteString data) {
+    ByteBuffer direct = ByteBuffer.allocateDirect(data.size());
+    data.copyTo(direct);
+    add(offset, direct.flip());
+  }
+
+  /** A delta's piece that reads as zeros: its offset, its length and -1 in place of checksums. */
   public void addZeros(long offset, long length) {
     frame.clear();
-    frame.putLong(offset).putLong(length).flip();
-    sha256.update(frame);
-    frame.clear();
-    frame.putLong(-1).flip();
-    sha256.update(frame.limit(Long.BYTES));
+    frame.putLong(offset).putLong(length).putLong(-1);
+    sha256.update(frame.flip());
     pieces++;
   }
 
@@ -60,5 +67,10 @@ public final class RangeDigest {
         .setDataBytes(bytes)
         .setPieces(pieces)
         .build();
+  }
+
+  /** What the peers' copies are checked with (PullRequest's and PullHeader's digest_version). */
+  public static int version() {
+    return Checksums.DIGEST_VERSION;
   }
 }
