@@ -184,6 +184,24 @@ class VolumeMoveFailureTest extends MoveClusterTest {
     await("the temporaries gone", () -> temporaries(created) == 0);
   }
 
+  @Test
+  void aClaimItsOwnerDeletesIsNotRecreated() {
+    VolumeMove created =
+        createMove("to-b", "  persistentVolumeClaim: data\n  targetNode: node-b\n");
+    awaitPhase("to-b", MovePhase.WaitingForCutOver);
+    client.persistentVolumeClaims().inNamespace(APPS).withName(CLAIM).delete();
+    stopApp();
+    await("the claim gone", () -> claim() == null);
+
+    VolumeMove failed = awaitPhase("to-b", MovePhase.Failed);
+    // Its volume (Delete) may be gone first: the provisioner deletes it once the claim is.
+    assertThat(VolumeMoveTest.condition(failed, "Failed").getReason())
+        .isIn("ClaimLost", "VolumeNotFound");
+    assertThat(claim()).isNull();
+    await("the temporaries gone", () -> temporaries(created) == 0);
+    assertThat(moveEvents("to-b")).doesNotContain("RollingBack");
+  }
+
   private void assertUntouched(PersistentVolumeClaim before) {
     PersistentVolumeClaim now = claim();
     assertThat(now.getMetadata().getUid()).isEqualTo(before.getMetadata().getUid());

@@ -77,7 +77,13 @@ final class MoveDriver {
       move.save();
       return RETRY;
     }
-    if (!state.swapped()) {
+    boolean held =
+        move.cluster()
+            .volume(move.status().getSourceVolume())
+            .filter(volume -> VolumeObjects.heldBy(volume, move.names()))
+            .isPresent();
+    if (!state.swapped() || !held) {
+      // Not deleted by this move (a claim someone else deleted is not the move's to restore).
       TemporaryObjects.abandon(move, failure);
       return null;
     }
