@@ -107,23 +107,7 @@ final class PlayedStorage implements AutoCloseable {
       String contentName = (String) source.get("volumeSnapshotContentName");
       if (contentName == null) {
         contentName = "snapcontent-" + snapshot.getMetadata().getUid();
-        GenericKubernetesResource content = new GenericKubernetesResource();
-        content.setApiVersion("snapshot.storage.k8s.io/v1");
-        content.setKind("VolumeSnapshotContent");
-        content.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMeta());
-        content.getMetadata().setName(contentName);
-        content.setAdditionalProperty(
-            "spec",
-            Map.of(
-                "deletionPolicy",
-                "Delete",
-                "driver",
-                "local.thinvol.io",
-                "source",
-                Map.of("volumeHandle", "vol-data"),
-                "volumeSnapshotRef",
-                Map.of("namespace", snapshot.getMetadata().getNamespace(), "name", name)));
-        client.resource(content).create();
+        createDynamicContent(contentName, snapshot);
       }
       GenericKubernetesResource content =
           client
@@ -137,6 +121,41 @@ final class PlayedStorage implements AutoCloseable {
       writeStatus(
           snapshot, Map.of("readyToUse", true, "boundVolumeSnapshotContentName", contentName));
     }
+  }
+
+  /**
+   * The content of a dynamic snapshot, made once: a turn whose status write lost a race (the
+   * operator labels a new content for its node's csi-snapshotter) finds it made on the next one.
+   */
+  private void createDynamicContent(String contentName, GenericKubernetesResource snapshot) {
+    if (client
+            .genericKubernetesResources("snapshot.storage.k8s.io/v1", "VolumeSnapshotContent")
+            .withName(contentName)
+            .get()
+        != null) {
+      return;
+    }
+    GenericKubernetesResource content = new GenericKubernetesResource();
+    content.setApiVersion("snapshot.storage.k8s.io/v1");
+    content.setKind("VolumeSnapshotContent");
+    content.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMeta());
+    content.getMetadata().setName(contentName);
+    content.setAdditionalProperty(
+        "spec",
+        Map.of(
+            "deletionPolicy",
+            "Delete",
+            "driver",
+            "local.thinvol.io",
+            "source",
+            Map.of("volumeHandle", "vol-data"),
+            "volumeSnapshotRef",
+            Map.of(
+                "namespace",
+                snapshot.getMetadata().getNamespace(),
+                "name",
+                snapshot.getMetadata().getName())));
+    client.resource(content).create();
   }
 
   private void writeStatus(GenericKubernetesResource object, Map<String, Object> status) {
