@@ -68,7 +68,13 @@ abstract class MockClusterTest {
 
   TestCluster cluster;
   KubernetesClient client;
+
+  /** The whole operator, where the test runs it ({@link #startOperator}); else null. */
   OperatorRunner operator;
+
+  /** Stops what runs as the operator: {@link #operator} or the part a subclass starts instead. */
+  private Runnable stopOperator;
+
   final AtomicBoolean lostLeadership = new AtomicBoolean();
   final AtomicBoolean leading = new AtomicBoolean();
   private int drained;
@@ -98,19 +104,26 @@ abstract class MockClusterTest {
     client = cluster.admin();
     cluster.namespace(NAMESPACE);
     operatorClient = connectOperator();
-    operator = startOperator(settings());
+    serveOptionalApis(settings());
+    stopOperator = startOperator(settings());
   }
 
-  private OperatorRunner startOperator(Settings settings) throws IOException {
-    serveOptionalApis(settings);
-    return OperatorRunner.start(
-        operatorClient,
-        settings,
-        false,
-        0,
-        caller(),
-        copier(),
-        serverSideApplyOf(cluster).andThen(this::leaderElection));
+  /**
+   * Starts the operator under test on {@link #operatorClient}: by default all of it, as {@link
+   * #operator}. A test of one controller alone overrides this to start only that one, with {@link
+   * #tuning()}, so that no other controller writes what the test plays.
+   *
+   * @return what stops it
+   */
+  Runnable startOperator(Settings settings) throws IOException {
+    operator =
+        OperatorRunner.start(operatorClient, settings, false, 0, caller(), copier(), tuning());
+    return operator::close;
+  }
+
+  /** The JOSDK configuration of the operator under test: the cluster's, with leader election. */
+  Consumer<ConfigurationServiceOverrider> tuning() {
+    return serverSideApplyOf(cluster).andThen(this::leaderElection);
   }
 
   /** Stops the operator and starts another one with {@code settings}, as an upgrade does. */
@@ -121,9 +134,10 @@ abstract class MockClusterTest {
   /** As {@link #restartOperator(Settings)}; {@code whileDown} runs while no operator runs. */
   void restartOperator(Settings settings, Runnable whileDown) throws IOException {
     leading.set(false); // giving up the lease on close is no lost leadership
-    operator.close();
+    stopOperator.run();
     whileDown.run();
-    operator = startOperator(settings);
+    serveOptionalApis(settings);
+    stopOperator = startOperator(settings);
   }
 
   /**
@@ -231,14 +245,14 @@ abstract class MockClusterTest {
 
   @AfterEach
   void stop() {
-    if (operator == null) {
+    if (stopOperator == null) {
       return; // skipped before it started (an assumption in startCluster)
     }
     try {
       assertThat(lostLeadership).as("the operator lost its leadership").isFalse();
       assertThat(refusedOperatorRequests()).as("requests of the operator refused").isEmpty();
     } finally {
-      operator.close();
+      stopOperator.run();
       operatorClient.close();
       cluster.close();
     }

@@ -4,14 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.javaoperatorsdk.operator.Operator;
 import io.thinvol.addons.ClusterFixtures;
 import io.thinvol.api.BackendNames;
 import io.thinvol.api.v1alpha1.MovePhase;
 import io.thinvol.api.v1alpha1.VolumeMove;
 import io.thinvol.api.v1alpha1.VolumeMoveStatus;
+import io.thinvol.operator.evacuate.NodeEvacuator;
+import io.thinvol.operator.model.Settings;
 import io.thinvol.testing.DescribedEvents;
 import io.thinvol.testing.PlayedControllers;
 import io.thinvol.testing.StrictApiServer;
+import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,13 +25,32 @@ import org.junit.jupiter.api.Test;
 /**
  * Node evacuation: a node annotated {@code thinvol.io/evacuate=true} gets a VolumeMove for every
  * thinvol claim on it, once; the annotation removed takes back the moves that have not begun to cut
- * over. No move reconciler runs here: the test plays it by writing the moves' statuses.
+ * over. The evacuator runs alone: no move reconciler runs here, the test plays it by writing the
+ * moves' statuses. (With the move reconciler, on a node that is the only one: {@link
+ * EvacuationOfTheOnlyNodeTest}.)
  */
 class NodeEvacuationTest extends MockClusterTest {
 
   private static final String NODE = "node-x";
   private static final String OTHER_NODE = "node-y";
   private static final String DRIVER = BackendNames.driver("local");
+
+  /** Only the evacuator, configured as the whole operator is, so the played statuses stand. */
+  @Override
+  Runnable startOperator(Settings settings) {
+    Operator evacuator =
+        new Operator(
+            overrider -> {
+              overrider
+                  .withKubernetesClient(operatorClient)
+                  .withCloseClientOnStop(false)
+                  .withReconciliationTerminationTimeout(OperatorRunner.RECONCILE_TERMINATION);
+              tuning().accept(overrider);
+            });
+    evacuator.register(new NodeEvacuator(operatorClient, Clock.systemUTC()));
+    evacuator.start();
+    return evacuator::stop;
+  }
 
   @BeforeEach
   void nodesAndNamespaces() {

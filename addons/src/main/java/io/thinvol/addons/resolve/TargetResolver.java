@@ -1,17 +1,14 @@
 package io.thinvol.addons.resolve;
 
-import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodCondition;
 import io.thinvol.api.BackendNames;
 import io.thinvol.api.kube.VolumeNodes;
 import io.thinvol.api.v1alpha1.ReclaimSpaceSpec;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import java.time.Duration;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -132,7 +129,7 @@ public final class TargetResolver {
           nodeName,
           caches.operatorNamespace());
     }
-    Pod pod = pods.stream().filter(TargetResolver::ready).findFirst().orElse(null);
+    Pod pod = pods.stream().filter(DriverEndpoint::ready).findFirst().orElse(null);
     if (pod == null || pod.getStatus().getPodIP() == null) {
       throw ReclaimProblem.passing(
           "DriverPodNotReady",
@@ -140,29 +137,7 @@ public final class TargetResolver {
           pods.get(0).getMetadata().getName(),
           nodeName);
     }
-    return new DriverEndpoint(
-        backendName,
-        pod.getMetadata().getName(),
-        pod.getStatus().getPodIP(),
-        addonsPort(pod),
-        caches.addonsCertificate().orElse(null));
-  }
-
-  private static boolean ready(Pod pod) {
-    return pod.getStatus() != null
-        && Optional.ofNullable(pod.getStatus().getConditions()).orElse(List.of()).stream()
-            .anyMatch(
-                (PodCondition c) -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
-  }
-
-  private static int addonsPort(Pod pod) {
-    return pod.getSpec().getContainers().stream()
-        .flatMap(c -> Optional.ofNullable(c.getPorts()).orElse(List.of()).stream())
-        .filter(p -> BackendNames.ADDONS_PORT_NAME.equals(p.getName()))
-        .map(ContainerPort::getContainerPort)
-        .filter(Objects::nonNull)
-        .findFirst()
-        .orElse(BackendNames.ADDONS_PORT);
+    return DriverEndpoint.of(backendName, pod, caches.addonsCertificate().orElse(null));
   }
 
   static Optional<String> nodeOf(PersistentVolume volume) {

@@ -1,12 +1,8 @@
 package io.thinvol.operator.move;
 
-import io.fabric8.kubernetes.api.model.ContainerPort;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.thinvol.addons.resolve.DriverEndpoint;
 import io.thinvol.api.BackendNames;
-import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -35,32 +31,8 @@ final class DriverEndpoints {
         .stream()
         .filter(pod -> pod.getSpec() != null && node.equals(pod.getSpec().getNodeName()))
         .filter(pod -> pod.getMetadata().getDeletionTimestamp() == null)
-        .filter(DriverEndpoints::ready)
+        .filter(pod -> DriverEndpoint.ready(pod) && pod.getStatus().getPodIP() != null)
         .findFirst()
-        .map(
-            pod ->
-                new DriverEndpoint(
-                    backend,
-                    pod.getMetadata().getName(),
-                    pod.getStatus().getPodIP(),
-                    addonsPort(pod),
-                    null));
-  }
-
-  private static boolean ready(Pod pod) {
-    return pod.getStatus() != null
-        && pod.getStatus().getPodIP() != null
-        && Optional.ofNullable(pod.getStatus().getConditions()).orElse(List.of()).stream()
-            .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
-  }
-
-  private static int addonsPort(Pod pod) {
-    return pod.getSpec().getContainers().stream()
-        .flatMap(c -> Optional.ofNullable(c.getPorts()).orElse(List.of()).stream())
-        .filter(p -> BackendNames.ADDONS_PORT_NAME.equals(p.getName()))
-        .map(ContainerPort::getContainerPort)
-        .filter(Objects::nonNull)
-        .findFirst()
-        .orElse(BackendNames.ADDONS_PORT);
+        .map(pod -> DriverEndpoint.of(backend, pod, null));
   }
 }
