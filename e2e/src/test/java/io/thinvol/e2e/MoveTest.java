@@ -33,6 +33,8 @@ class MoveTest extends E2eSteps {
   private static final String CLAIM = "moving";
   private static final String POD = "mover";
   private static final String FILE = "/data/file";
+  private static final String CUT = "e2e-move-cut";
+  private static final String BASE = "e2e-move-base";
   private static final Duration LIMIT = Duration.ofMinutes(2);
 
   @Test
@@ -121,6 +123,98 @@ class MoveTest extends E2eSteps {
             + field(move, "status", "message").orElse("?")
             + "), withdrawn with the annotation in "
             + seconds(start));
+  }
+
+  /**
+   * What a move's cut-over asks of the real sidecars, on one node: a snapshot of a volume by its
+   * handle alone (a pre-provisioned content with {@code source.volumeHandle}, as S2 is taken once
+   * the claim is gone) made by the node's csi-snapshotter, and a claim restored from it on the node
+   * its {@code volume.kubernetes.io/selected-node} names, with no pod (as the pre-copy's base is
+   * provisioned).
+   */
+  @Test
+  @Order(4)
+  @DisplayName("a cut-over's snapshot by handle and a podless restore on the real sidecars")
+  void cutOverParts() {
+    String node = world().require("move.node");
+    String handle = claims().volumeHandle(CLAIM);
+    long start = System.nanoTime();
+    kube()
+        .apply(
+            generic(
+                "VolumeSnapshotContent",
+                null,
+                Map.of(
+                    "driver",
+                    Names.DRIVER,
+                    "deletionPolicy",
+                    "Delete",
+                    "volumeSnapshotClassName",
+                    Names.BACKEND,
+                    "source",
+                    Map.of("volumeHandle", handle),
+                    "volumeSnapshotRef",
+                    Map.of(
+                        "apiVersion",
+                        "snapshot.storage.k8s.io/v1",
+                        "kind",
+                        "VolumeSnapshot",
+                        "namespace",
+                        Names.APPS,
+                        "name",
+                        CUT))));
+    kube()
+        .apply(
+            generic(
+                "VolumeSnapshot",
+                Names.APPS,
+                Map.of(
+                    "volumeSnapshotClassName",
+                    Names.BACKEND,
+                    "source",
+                    Map.of("volumeSnapshotContentName", CUT))));
+    Waits.until(
+        "VolumeSnapshot " + CUT + " to be readyToUse",
+        LIMIT,
+        () ->
+            Optional.ofNullable(get(Resources.VOLUME_SNAPSHOT, Names.APPS, CUT))
+                .filter(v -> field(v, "status", "readyToUse").equals(Optional.of(true))),
+        () -> field(get(Resources.VOLUME_SNAPSHOT, Names.APPS, CUT), "status").orElse("none"));
+    String snapshotIn = seconds(start);
+    claims()
+        .create(
+            BASE, Claims.Spec.filesystem(Names.EXT4_CLASS, "256Mi").from("VolumeSnapshot", CUT));
+    annotateClaim(BASE, "volume.kubernetes.io/selected-node", node);
+    claims().awaitVolume(BASE);
+    String boundIn = seconds(start);
+    pods().mounting("base-reader", Map.of(BASE, "/data"));
+    assertThat(pods().sha256("base-reader", FILE)).isEqualTo(world().require("move.sha256"));
+    pods().delete("base-reader");
+    client().persistentVolumeClaims().inNamespace(Names.APPS).withName(BASE).delete();
+    Resources.of(client(), Resources.VOLUME_SNAPSHOT)
+        .inNamespace(Names.APPS)
+        .withName(CUT)
+        .delete();
+    Waits.untilTrue(
+        "the content by handle to be deleted with its snapshot",
+        LIMIT,
+        () -> get(Resources.VOLUME_SNAPSHOT_CONTENT, null, CUT) == null);
+    figure(
+        "snapshot by handle ready in "
+            + snapshotIn
+            + ", podless restore bound by "
+            + boundIn
+            + "; sha256 equal");
+  }
+
+  private static GenericKubernetesResource generic(
+      String kind, String namespace, Map<String, Object> spec) {
+    GenericKubernetesResource object = new GenericKubernetesResource();
+    object.setApiVersion("snapshot.storage.k8s.io/v1");
+    object.setKind(kind);
+    object.setMetadata(new ObjectMetaBuilder().withName(CUT).withNamespace(namespace).build());
+    object.setAdditionalProperty("spec", spec);
+    return object;
   }
 
   private static void createMove(String name, String targetNode) {
