@@ -112,7 +112,7 @@ final class MoveFootprintWorld {
    */
   boolean settled(int moves) {
     List<VolumeMove> all = client.resources(VolumeMove.class).inNamespace(APPS).list().getItems();
-    long copying = count(all, MovePhase.PreCopying, "waiting for VolumeSnapshot");
+    long copying = count(all, MovePhase.PreCopying, "VolumeSnapshot");
     long waiting = count(all, MovePhase.Pending, "waiting for a copy slot");
     return copying == Math.min(moves, SLOTS_PER_NODE) && copying + waiting == moves;
   }
