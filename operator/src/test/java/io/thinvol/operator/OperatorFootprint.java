@@ -24,12 +24,26 @@ import java.util.Map;
 /**
  * The operator's memory with many backends and claims, for bench/operator-footprint.sh. Two
  * processes so that the figure is the operator's alone: {@code server <port>} runs the mock API
- * server (CRUD), {@code operator <url> <backends> <claims>} seeds it, runs the operator until every
- * backend has a status and one deletion has listed the claims, then prints its RSS.
+ * server (CRUD), {@code operator <url> <backends> <claims> [<movable claims> <moves>]} seeds it,
+ * runs the operator until every backend has a status, the moves (if any) are in flight and one
+ * deletion has listed the claims, then prints its RSS. The script runs it twice for the memory per
+ * move, with the same movable claims and 0 or N moves ({@link MoveFootprintWorld}).
  */
 public final class OperatorFootprint {
 
   private OperatorFootprint() {}
+
+  private static long scheduledVolumes(OperatorRunner operator) {
+    return operator
+        .addons()
+        .metrics()
+        .render()
+        .lines()
+        .filter(l -> l.startsWith("thinvol_reclaimspace_scheduled_volumes "))
+        .mapToLong(l -> (long) Double.parseDouble(l.substring(l.indexOf(' ') + 1)))
+        .findFirst()
+        .orElse(0);
+  }
 
   public static void main(String[] args) throws Exception {
     if (args[0].equals("server")) {
@@ -46,6 +60,8 @@ public final class OperatorFootprint {
     String url = args[1];
     int backends = Integer.parseInt(args[2]);
     int claims = Integer.parseInt(args[3]);
+    int movable = args.length > 4 ? Integer.parseInt(args[4]) : 0;
+    int moves = args.length > 5 ? Integer.parseInt(args[5]) : 0;
     Config config =
         new ConfigBuilder()
             .withMasterUrl(url)
@@ -72,6 +88,10 @@ public final class OperatorFootprint {
         claim.setStatus(new PersistentVolumeClaimStatusBuilder().withPhase("Bound").build());
         client.persistentVolumeClaims().inNamespace("apps").resource(claim).create();
       }
+      MoveFootprintWorld moving = new MoveFootprintWorld(client);
+      if (movable > 0) {
+        moving.seed(movable);
+      }
       long start = System.nanoTime();
       try (OperatorRunner operator =
           OperatorRunner.start(
@@ -84,14 +104,14 @@ public final class OperatorFootprint {
               MockClusterTest.withoutServerSideApply())) {
         while (client.resources(StorageBackend.class).list().getItems().stream()
                 .anyMatch(sb -> sb.getStatus() == null)
-            || !operator
-                .addons()
-                .metrics()
-                .render()
-                .contains("thinvol_reclaimspace_scheduled_volumes " + claims + "\n")) {
+            || scheduledVolumes(operator) < claims) {
           Thread.sleep(200);
         }
         long settled = System.nanoTime();
+        moving.createMoves(moves);
+        while (!moving.settled(moves)) {
+          Thread.sleep(200);
+        }
         client.resources(StorageBackend.class).withName("b0").delete();
         Thread.sleep(12_000); // the blocked deletion lists every claim, twice
         System.gc();
@@ -120,6 +140,16 @@ public final class OperatorFootprint {
             (runtime.totalMemory() - runtime.freeMemory()) >> 20,
             stored,
             rss);
+        if (movable > 0) {
+          System.out.printf(
+              "moves movable-claims=%d moves=%d (%s; maxConcurrentPerNode %d, all from node-a)"
+                  + " heap-used-kib=%d%n",
+              movable,
+              moves,
+              moves == 0 ? "none" : moving.phases(),
+              MoveFootprintWorld.SLOTS_PER_NODE,
+              (runtime.totalMemory() - runtime.freeMemory()) >> 10);
+        }
       }
     }
   }
