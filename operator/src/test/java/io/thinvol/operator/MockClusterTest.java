@@ -229,7 +229,12 @@ abstract class MockClusterTest {
   }
 
   static <T> T await(String what, Supplier<T> probe) {
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    return await(what, Duration.ofSeconds(30), probe);
+  }
+
+  /** As {@link #await(String, Supplier)}, for what takes longer (data copied between nodes). */
+  static <T> T await(String what, Duration timeout, Supplier<T> probe) {
+    long deadline = System.nanoTime() + timeout.toNanos();
     while (System.nanoTime() < deadline) {
       T value = probe.get();
       if (value != null && !Boolean.FALSE.equals(value)) {

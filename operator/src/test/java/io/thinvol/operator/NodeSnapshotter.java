@@ -68,12 +68,15 @@ final class NodeSnapshotter implements AutoCloseable {
     Map<String, Object> source = (Map<String, Object>) spec.get("source");
     Map<String, Object> status =
         (Map<String, Object>) content.getAdditionalProperties().get("status");
+    Map<String, Object> ref = (Map<String, Object>) spec.get("volumeSnapshotRef");
+    // as the sidecar, which names the snapshot after the VolumeSnapshot's uid: a pre-provisioned
+    // content waits until the snapshot controller has bound it
     if (!driver.equals(spec.get("driver"))
         || source.get("volumeHandle") == null
+        || ref.get("uid") == null
         || (status != null && status.get("snapshotHandle") != null)) {
       return;
     }
-    Map<String, Object> ref = (Map<String, Object>) spec.get("volumeSnapshotRef");
     try {
       Snapshot made =
           csi.controller()
