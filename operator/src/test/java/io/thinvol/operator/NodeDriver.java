@@ -158,6 +158,7 @@ final class NodeDriver implements AutoCloseable {
     }
   }
 
+  /** The node it serves (its {@code --node-id}). */
   String node() {
     return node;
   }
@@ -165,11 +166,6 @@ final class NodeDriver implements AutoCloseable {
   /** The driver's CSI endpoint, as the sidecars and the kubelet reach it. */
   CsiClient csi() {
     return csi;
-  }
-
-  /** Its CSI-Addons TLS port on 127.0.0.1. */
-  int port() {
-    return port;
   }
 
   /** A fresh directory under the node's, released with it. */
@@ -194,21 +190,28 @@ final class NodeDriver implements AutoCloseable {
 
   /** Stops everything; returns the mounts and loop devices that had to be released. */
   List<String> release() throws Exception {
-    Collections.reverse(closing);
+    List<AutoCloseable> undo = new ArrayList<>(closing);
+    closing.clear();
+    Collections.reverse(undo);
+    Exception failed = closeEach(undo);
+    List<String> leaks = HostCleanup.release(root);
+    if (failed != null) {
+      throw failed;
+    }
+    return leaks;
+  }
+
+  /** Closes every one, even after one failed; returns the first failure, or null. */
+  static Exception closeEach(List<? extends AutoCloseable> closing) {
     Exception first = null;
-    for (AutoCloseable c : closing) {
+    for (AutoCloseable each : closing) {
       try {
-        c.close();
+        each.close();
       } catch (Exception e) {
         first = first == null ? e : first;
       }
     }
-    closing.clear();
-    List<String> leaks = HostCleanup.release(root);
-    if (first != null) {
-      throw first;
-    }
-    return leaks;
+    return first;
   }
 
   @Override

@@ -118,6 +118,15 @@ final class NodeSnapshotter implements AutoCloseable {
     }
   }
 
+  /** The cluster's objects of a snapshot.storage.k8s.io/v1 kind (VolumeSnapshot, ...). */
+  static io.fabric8.kubernetes.client.dsl.MixedOperation<
+          GenericKubernetesResource,
+          io.fabric8.kubernetes.api.model.GenericKubernetesResourceList,
+          io.fabric8.kubernetes.client.dsl.Resource<GenericKubernetesResource>>
+      objects(KubernetesClient client, String kind) {
+    return client.genericKubernetesResources(API_VERSION, kind);
+  }
+
   @Override
   public void close() {
     informer.close();

@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.api.model.TypedLocalObjectReference;
 import io.fabric8.kubernetes.api.model.storage.StorageClass;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.thinvol.addons.ClusterFixtures;
 import io.thinvol.api.BackendNames;
 import io.thinvol.api.kube.VolumeNodes;
 import io.thinvol.driver.client.Capabilities;
@@ -33,20 +34,10 @@ import java.util.Optional;
  * the claim. A Released volume of this node with policy Delete is deleted by DeleteVolume, then its
  * PersistentVolume.
  */
-final class PlayedProvisioner {
+record PlayedProvisioner(KubernetesClient client, NodeDriver node, String driver) {
 
   static final String SELECTED_NODE = "volume.kubernetes.io/selected-node";
   private static final String FSTYPE = "csi.storage.k8s.io/fstype";
-
-  private final KubernetesClient client;
-  private final NodeDriver node;
-  private final String driver;
-
-  PlayedProvisioner(KubernetesClient client, NodeDriver node, String driver) {
-    this.client = client;
-    this.node = node;
-    this.driver = driver;
-  }
 
   /** One pass over every claim and volume, as after a resync. */
   void pass() {
@@ -120,42 +111,30 @@ final class PlayedProvisioner {
         made.getAccessibleTopologyCount() == 0
             ? node.node()
             : made.getAccessibleTopology(0).getSegmentsOrThrow(BackendNames.TOPOLOGY_KEY);
-    return new PersistentVolumeBuilder()
-        .withNewMetadata()
-        .withName(name)
+    String namespace = claim.getMetadata().getNamespace();
+    String claimName = claim.getMetadata().getName();
+    return new PersistentVolumeBuilder(
+            ClusterFixtures.volume(name, driver, made.getVolumeId(), madeOn, namespace, claimName))
+        .withStatus(null)
+        .editMetadata()
         .addToAnnotations("pv.kubernetes.io/provisioned-by", driver)
         .endMetadata()
-        .withNewSpec()
+        .editSpec()
         .withCapacity(Map.of("storage", new Quantity(String.valueOf(made.getCapacityBytes()))))
         .withAccessModes(claim.getSpec().getAccessModes())
         .withVolumeMode(claim.getSpec().getVolumeMode())
         .withStorageClassName(storageClass.getMetadata().getName())
         .withPersistentVolumeReclaimPolicy(storageClass.getReclaimPolicy())
         .withMountOptions(storageClass.getMountOptions())
-        .withNewCsi()
-        .withDriver(driver)
-        .withVolumeHandle(made.getVolumeId())
+        .editCsi()
         .withFsType(fsType)
         .withVolumeAttributes(made.getVolumeContextMap())
         .endCsi()
-        .withNewClaimRef()
+        .editClaimRef()
         .withKind("PersistentVolumeClaim")
         .withApiVersion("v1")
-        .withNamespace(claim.getMetadata().getNamespace())
-        .withName(claim.getMetadata().getName())
         .withUid(claim.getMetadata().getUid())
         .endClaimRef()
-        .withNewNodeAffinity()
-        .withNewRequired()
-        .addNewNodeSelectorTerm()
-        .addNewMatchExpression()
-        .withKey(BackendNames.TOPOLOGY_KEY)
-        .withOperator("In")
-        .withValues(madeOn)
-        .endMatchExpression()
-        .endNodeSelectorTerm()
-        .endRequired()
-        .endNodeAffinity()
         .endSpec()
         .build();
   }
@@ -169,8 +148,7 @@ final class PlayedProvisioner {
     String namespace = claim.getMetadata().getNamespace();
     if ("VolumeSnapshot".equals(source.getKind())) {
       GenericKubernetesResource snapshot =
-          client
-              .genericKubernetesResources(NodeSnapshotter.API_VERSION, "VolumeSnapshot")
+          NodeSnapshotter.objects(client, "VolumeSnapshot")
               .inNamespace(namespace)
               .withName(source.getName())
               .get();
@@ -179,8 +157,7 @@ final class PlayedProvisioner {
         return Optional.empty();
       }
       GenericKubernetesResource content =
-          client
-              .genericKubernetesResources(NodeSnapshotter.API_VERSION, "VolumeSnapshotContent")
+          NodeSnapshotter.objects(client, "VolumeSnapshotContent")
               .withName(status.path("boundVolumeSnapshotContentName").asText())
               .get();
       return Optional.of(

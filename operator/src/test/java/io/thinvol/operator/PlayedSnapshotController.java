@@ -7,8 +7,6 @@ import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.MixedOperation;
-import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.thinvol.operator.model.SnapshotContentNode;
 import java.time.Instant;
@@ -35,7 +33,8 @@ final class PlayedSnapshotController {
 
   /** One pass over every VolumeSnapshot and content, as after a resync. */
   void pass() {
-    for (GenericKubernetesResource snapshot : snapshots().inAnyNamespace().list().getItems()) {
+    for (GenericKubernetesResource snapshot :
+        NodeSnapshotter.objects(client, "VolumeSnapshot").inAnyNamespace().list().getItems()) {
       JsonNode tree = tree(snapshot);
       if (!tree.at("/metadata/deletionTimestamp").isMissingNode()) {
         continue;
@@ -44,13 +43,15 @@ final class PlayedSnapshotController {
       if (bound.isEmpty()) {
         bind(snapshot, tree);
       } else if (!tree.at("/status/readyToUse").asBoolean(false)) {
-        GenericKubernetesResource content = contents().withName(bound).get();
+        GenericKubernetesResource content =
+            NodeSnapshotter.objects(client, "VolumeSnapshotContent").withName(bound).get();
         if (content != null && tree(content).at("/status/readyToUse").asBoolean(false)) {
           ready(snapshot, bound, tree(content));
         }
       }
     }
-    for (GenericKubernetesResource content : contents().list().getItems()) {
+    for (GenericKubernetesResource content :
+        NodeSnapshotter.objects(client, "VolumeSnapshotContent").list().getItems()) {
       deleteOrphaned(content, tree(content));
     }
   }
@@ -60,16 +61,19 @@ final class PlayedSnapshotController {
     String contentName = tree.at("/spec/source/volumeSnapshotContentName").asText("");
     if (contentName.isEmpty()) {
       contentName = "snapcontent-" + uid;
-      if (contents().withName(contentName).get() == null && !createContent(snapshot, tree)) {
+      if (NodeSnapshotter.objects(client, "VolumeSnapshotContent").withName(contentName).get()
+              == null
+          && !createContent(snapshot, tree)) {
         return;
       }
     } else {
-      GenericKubernetesResource content = contents().withName(contentName).get();
+      GenericKubernetesResource content =
+          NodeSnapshotter.objects(client, "VolumeSnapshotContent").withName(contentName).get();
       if (content == null) {
         return;
       }
       if (tree(content).at("/spec/volumeSnapshotRef/uid").asText("").isEmpty()) {
-        contents()
+        NodeSnapshotter.objects(client, "VolumeSnapshotContent")
             .withName(contentName)
             .edit(
                 latest -> {
@@ -135,7 +139,7 @@ final class PlayedSnapshotController {
       return;
     }
     GenericKubernetesResource snapshot =
-        snapshots()
+        NodeSnapshotter.objects(client, "VolumeSnapshot")
             .inNamespace(ref.path("namespace").asText())
             .withName(ref.path("name").asText())
             .get();
@@ -154,7 +158,7 @@ final class PlayedSnapshotController {
   }
 
   private void writeStatus(GenericKubernetesResource snapshot, Map<String, Object> status) {
-    snapshots()
+    NodeSnapshotter.objects(client, "VolumeSnapshot")
         .inNamespace(snapshot.getMetadata().getNamespace())
         .withName(snapshot.getMetadata().getName())
         .editStatus(
@@ -180,21 +184,5 @@ final class PlayedSnapshotController {
 
   private static JsonNode tree(GenericKubernetesResource object) {
     return Serialization.jsonMapper().valueToTree(object);
-  }
-
-  private MixedOperation<
-          GenericKubernetesResource,
-          io.fabric8.kubernetes.api.model.GenericKubernetesResourceList,
-          Resource<GenericKubernetesResource>>
-      snapshots() {
-    return client.genericKubernetesResources(NodeSnapshotter.API_VERSION, "VolumeSnapshot");
-  }
-
-  private MixedOperation<
-          GenericKubernetesResource,
-          io.fabric8.kubernetes.api.model.GenericKubernetesResourceList,
-          Resource<GenericKubernetesResource>>
-      contents() {
-    return client.genericKubernetesResources(NodeSnapshotter.API_VERSION, "VolumeSnapshotContent");
   }
 }

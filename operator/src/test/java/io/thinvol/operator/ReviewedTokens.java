@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.authentication.TokenReviewStatus;
 import io.fabric8.kubernetes.api.model.authentication.UserInfo;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.thinvol.addons.call.ProjectedToken;
 import io.thinvol.api.BackendNames;
 import java.net.HttpURLConnection;
@@ -23,6 +24,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * ServiceAccount's token a driver calls its peers with. Any other token is invalid.
  */
 final class ReviewedTokens {
+
+  private static final String TOKEN_REVIEWS = "/apis/authentication.k8s.io/v1/tokenreviews";
 
   /** The token issued to each user. */
   private static final Map<String, String> USERS = new ConcurrentHashMap<>();
@@ -44,13 +47,9 @@ final class ReviewedTokens {
    */
   static AtomicInteger answer(KubernetesMockServer server) {
     AtomicInteger operatorReviews = new AtomicInteger();
-    server
-        .expect()
-        .post()
-        .withPath("/apis/authentication.k8s.io/v1/tokenreviews")
-        .andReply(
-            HttpURLConnection.HTTP_CREATED,
-            request -> review(request.getBody().readUtf8(), operatorReviews))
+    var reviews = server.expect().post().withPath(TOKEN_REVIEWS);
+    reviews
+        .andReply(HttpURLConnection.HTTP_CREATED, asked -> review(asked, operatorReviews))
         .always();
     return operatorReviews;
   }
@@ -63,8 +62,8 @@ final class ReviewedTokens {
     return USERS.computeIfAbsent(user, ReviewedTokens::projected);
   }
 
-  private static String review(String body, AtomicInteger operatorReviews) {
-    TokenReview request = Serialization.unmarshal(body, TokenReview.class);
+  private static String review(RecordedRequest asked, AtomicInteger operatorReviews) {
+    TokenReview request = Serialization.unmarshal(asked.getBody().readUtf8(), TokenReview.class);
     TokenReviewStatus status = new TokenReviewStatus();
     String token = request.getSpec().getToken();
     String user =

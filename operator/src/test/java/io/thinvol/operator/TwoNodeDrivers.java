@@ -58,18 +58,15 @@ final class TwoNodeDrivers implements AutoCloseable {
   /** Stops both; returns the mounts and loop devices that had to be released. */
   List<String> release() throws Exception {
     List<String> leaks = new ArrayList<>();
-    Exception first = null;
-    for (NodeDriver driver : drivers.values()) {
-      try {
-        leaks.addAll(driver.release());
-      } catch (Exception e) {
-        first = first == null ? e : first;
-      }
-    }
+    Exception failed =
+        NodeDriver.closeEach(
+            drivers.values().stream()
+                .<AutoCloseable>map(driver -> () -> leaks.addAll(driver.release()))
+                .toList());
     drivers.clear();
     Catalog.removeTree(root);
-    if (first != null) {
-      throw first;
+    if (failed != null) {
+      throw failed;
     }
     return leaks;
   }

@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import io.thinvol.api.BackendNames;
 import io.thinvol.testing.StrictCluster;
 import java.time.Duration;
+import java.util.List;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -64,12 +65,11 @@ abstract class TwoNodeEndToEndTest extends MockClusterTest {
 
   @AfterEach
   void stopNodes() throws Exception {
-    if (controllers != null) {
-      controllers.close();
+    try (PlayedStorageControllers stopping = controllers) {
+      // first: they call the drivers
     }
-    if (nodes != null) {
-      assertThat(nodes.release()).as("mounts or loop devices left behind").isEmpty();
-    }
+    List<String> leaks = nodes == null ? List.of() : nodes.release();
+    assertThat(leaks).as("mounts or loop devices left behind").isEmpty();
   }
 
   /**
@@ -123,8 +123,7 @@ abstract class TwoNodeEndToEndTest extends MockClusterTest {
         "VolumeSnapshot " + name + " ready",
         () -> {
           GenericKubernetesResource now =
-              client
-                  .genericKubernetesResources(NodeSnapshotter.API_VERSION, "VolumeSnapshot")
+              NodeSnapshotter.objects(client, "VolumeSnapshot")
                   .inNamespace(APPS)
                   .withName(name)
                   .get();
