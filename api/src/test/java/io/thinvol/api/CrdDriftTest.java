@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.thinvol.api.v1alpha1.ReclaimSpaceCronJob;
 import io.thinvol.api.v1alpha1.ReclaimSpaceJob;
 import io.thinvol.api.v1alpha1.StorageBackend;
+import io.thinvol.api.v1alpha1.VolumeMove;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -29,7 +30,8 @@ class CrdDriftTest {
       Map.of(
           "storagebackends.thinvol.io-v1.yml", StorageBackend.class,
           "reclaimspacejobs.thinvol.io-v1.yml", ReclaimSpaceJob.class,
-          "reclaimspacecronjobs.thinvol.io-v1.yml", ReclaimSpaceCronJob.class);
+          "reclaimspacecronjobs.thinvol.io-v1.yml", ReclaimSpaceCronJob.class,
+          "volumemoves.thinvol.io-v1.yml", VolumeMove.class);
 
   static Stream<String> files() {
     return KINDS.keySet().stream().sorted();

@@ -9,6 +9,7 @@ import io.thinvol.addons.call.ProjectedToken;
 import io.thinvol.api.Durations;
 import io.thinvol.operator.model.Images;
 import io.thinvol.operator.model.Settings;
+import io.thinvol.operator.move.UnavailableMoveCopier;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
@@ -79,6 +80,7 @@ public final class OperatorMain {
             Boolean.parseBoolean(env("THINVOL_LEADER_ELECTION").orElse("true")),
             Integer.parseInt(env("THINVOL_HEALTH_PORT").orElse("8081")),
             caller,
+            new UnavailableMoveCopier(),
             overrider -> {});
     Runtime.getRuntime()
         .addShutdownHook(

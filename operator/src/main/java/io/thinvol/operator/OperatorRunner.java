@@ -7,6 +7,7 @@ import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfigurationBuilder;
 import io.thinvol.addons.Addons;
 import io.thinvol.addons.AddonsSettings;
+import io.thinvol.addons.call.MoveCopier;
 import io.thinvol.addons.call.ReclaimCaller;
 import io.thinvol.api.kube.Events;
 import io.thinvol.operator.health.HealthServer;
@@ -14,6 +15,7 @@ import io.thinvol.operator.health.InformerHealth;
 import io.thinvol.operator.model.GroupSnapshotModel;
 import io.thinvol.operator.model.Settings;
 import io.thinvol.operator.monitoring.NodePodsGauge;
+import io.thinvol.operator.move.VolumeMoveReconciler;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -25,8 +27,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The running operator: the StorageBackend reconciler and the space-reclaim addons, leader election
- * among replicas, and the {@link HealthServer} for the kubelet.
+ * The running operator: the StorageBackend and VolumeMove reconcilers and the space-reclaim addons,
+ * leader election among replicas, and the {@link HealthServer} for the kubelet.
  */
 public final class OperatorRunner implements AutoCloseable {
 
@@ -53,6 +55,7 @@ public final class OperatorRunner implements AutoCloseable {
    *     API server lacks)
    * @param healthPort 0 picks a free port; negative serves none
    * @param caller reaches the driver pods' ReclaimSpace services
+   * @param copier reaches the driver pods' MoveCopy services (a VolumeMove's cut-over)
    */
   public static OperatorRunner start(
       KubernetesClient client,
@@ -60,6 +63,7 @@ public final class OperatorRunner implements AutoCloseable {
       boolean leaderElection,
       int healthPort,
       ReclaimCaller caller,
+      MoveCopier copier,
       Consumer<io.javaoperatorsdk.operator.api.config.ConfigurationServiceOverrider> tuning)
       throws IOException {
     ReconcileMetrics metrics = new ReconcileMetrics();
@@ -89,6 +93,8 @@ public final class OperatorRunner implements AutoCloseable {
     if (GroupSnapshotModel.deployed(settings)) {
       operator.register(new GroupSnapshotContentLabeller(new Events(client, clock)));
     }
+    operator.register(
+        new VolumeMoveReconciler(client, settings, copier, new Events(client, clock), clock));
     Addons addons =
         Addons.register(
             operator, client, AddonsSettings.defaults(settings.namespace()), caller, clock);

@@ -97,6 +97,7 @@ class CrdEstablishedLateTest {
             false,
             -1,
             MockClusterTest.noDriverCalls(),
+            MockClusterTest.noMoveCopies(),
             MockClusterTest.serverSideApplyOf(cluster))) {
       assertThat(runner.addons()).isNotNull();
     }

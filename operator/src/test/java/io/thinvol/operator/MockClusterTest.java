@@ -24,6 +24,7 @@ import io.grpc.Status;
 import io.javaoperatorsdk.operator.api.config.ConfigurationServiceOverrider;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.thinvol.addons.ClusterFixtures;
+import io.thinvol.addons.call.MoveCopier;
 import io.thinvol.addons.call.ReclaimCaller;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.api.v1alpha1.StorageBackendSpec;
@@ -107,6 +108,7 @@ abstract class MockClusterTest {
         false,
         0,
         caller(),
+        copier(),
         serverSideApplyOf(cluster).andThen(this::leaderElection));
   }
 
@@ -165,6 +167,30 @@ abstract class MockClusterTest {
   /** How the addons reach the drivers; by default they cannot. */
   ReclaimCaller caller() {
     return noDriverCalls();
+  }
+
+  /** How a VolumeMove reaches the drivers; by default it cannot. */
+  MoveCopier copier() {
+    return noMoveCopies();
+  }
+
+  /** These tests run no driver: a move's call fails as an unreachable pod's would. */
+  static MoveCopier noMoveCopies() {
+    return new MoveCopier() {
+      @Override
+      public CompletableFuture<CopiedIn> copyIn(
+          io.thinvol.addons.resolve.DriverEndpoint target, CopyIn request, Duration timeout) {
+        return CompletableFuture.failedFuture(
+            Status.UNAVAILABLE.withDescription("no driver in this test").asRuntimeException());
+      }
+
+      @Override
+      public CompletableFuture<VolumeSpace> space(
+          io.thinvol.addons.resolve.DriverEndpoint node, String volumeId, Duration timeout) {
+        return CompletableFuture.failedFuture(
+            Status.UNAVAILABLE.withDescription("no driver in this test").asRuntimeException());
+      }
+    };
   }
 
   /** These tests run no driver: a reclaim call fails as an unreachable pod's would. */

@@ -80,6 +80,7 @@ public final class OperatorFootprint {
               false,
               0,
               MockClusterTest.noDriverCalls(),
+              MockClusterTest.noMoveCopies(),
               MockClusterTest.withoutServerSideApply())) {
         while (client.resources(StorageBackend.class).list().getItems().stream()
                 .anyMatch(sb -> sb.getStatus() == null)

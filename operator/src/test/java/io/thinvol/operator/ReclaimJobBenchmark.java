@@ -69,6 +69,7 @@ public final class ReclaimJobBenchmark {
                 false,
                 -1,
                 caller,
+                MockClusterTest.noMoveCopies(),
                 MockClusterTest.withoutServerSideApply())) {
       DriverOnHost.prepareCluster(client);
       client

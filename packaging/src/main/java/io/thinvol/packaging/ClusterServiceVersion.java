@@ -122,7 +122,31 @@ public final class ClusterServiceVersion {
               List.of(
                   new Descriptor("lastScheduleTime", "Last schedule", "urn:alm:descriptor:text"),
                   new Descriptor("nextScheduleTime", "Next schedule", "urn:alm:descriptor:text"),
-                  new Descriptor("active", "Active job"))));
+                  new Descriptor("active", "Active job"))),
+          new Owned(
+              "VolumeMove",
+              "Volume Move",
+              "Moves a claim's data to another node: a pre-copy while the application runs, then a"
+                  + " cut-over that copies the changed blocks and rebinds the claim.",
+              List.of("PersistentVolumeClaim", "PersistentVolume", "VolumeSnapshot"),
+              List.of(
+                  new Descriptor(
+                      "persistentVolumeClaim",
+                      "PersistentVolumeClaim",
+                      "urn:alm:descriptor:io.kubernetes:PersistentVolumeClaim"),
+                  new Descriptor(
+                      "targetNode", "Target node", "urn:alm:descriptor:io.kubernetes:Node"),
+                  new Descriptor(
+                      "keepSourceUntil",
+                      "Keep source until",
+                      "urn:alm:descriptor:com.tectonic.ui:select:Bound",
+                      "urn:alm:descriptor:com.tectonic.ui:select:Mounted")),
+              List.of(
+                  new Descriptor("phase", "Phase", "urn:alm:descriptor:text"),
+                  new Descriptor("bytesCopied", "Copied", "urn:alm:descriptor:text"),
+                  new Descriptor("message", "Message", "urn:alm:descriptor:text"),
+                  new Descriptor(
+                      "conditions", "Conditions", "urn:alm:descriptor:io.kubernetes.conditions"))));
 
   private ClusterServiceVersion() {}
 

@@ -22,7 +22,11 @@ import java.util.Map;
 public final class PackagingFiles {
 
   public static final List<String> EXAMPLES =
-      List.of("storagebackend.yaml", "reclaimspacejob.yaml", "reclaimspacecronjob.yaml");
+      List.of(
+          "storagebackend.yaml",
+          "reclaimspacejob.yaml",
+          "reclaimspacecronjob.yaml",
+          "volumemove.yaml");
 
   /** How a developer rewrites them after changing the model. */
   public static final String REGENERATE =

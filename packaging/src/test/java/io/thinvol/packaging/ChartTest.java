@@ -195,7 +195,8 @@ class ChartTest {
         .satisfies(
             r -> {
               assertThat(r.getResources())
-                  .containsExactlyInAnyOrder("reclaimspacejobs", "reclaimspacecronjobs");
+                  .containsExactlyInAnyOrder(
+                      "reclaimspacejobs", "reclaimspacecronjobs", "volumemoves");
               assertThat(r.getVerbs()).contains("create", "delete").doesNotContain("*");
             });
     assertThat(view.getRules())

@@ -32,8 +32,21 @@ final class CelRules {
           .addVar("self", SimpleType.DYN)
           .addVar("oldSelf", SimpleType.DYN)
           .build();
+
+  /** What a ValidatingAdmissionPolicy's expressions see ({@link AdmissionPolicies}). */
+  private static final CelCompiler ADMISSION_COMPILER =
+      CelCompilerFactory.standardCelCompilerBuilder()
+          .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
+          .addVar("object", SimpleType.DYN)
+          .addVar("oldObject", SimpleType.DYN)
+          .addVar("request", SimpleType.DYN)
+          .addVar("params", SimpleType.DYN)
+          .build();
+
   private static final CelRuntime RUNTIME = CelRuntimeFactory.standardCelRuntimeBuilder().build();
   private static final Map<String, CelRuntime.Program> PROGRAMS = new ConcurrentHashMap<>();
+  private static final Map<String, CelRuntime.Program> ADMISSION_PROGRAMS =
+      new ConcurrentHashMap<>();
 
   private CelRules() {}
 
@@ -106,6 +119,36 @@ final class CelRules {
         // Elements of a list that is not a map list have no old value to compare with.
         walk(schema.path("items"), value.get(i), null, path + "[" + i + "]", problems);
       }
+    }
+  }
+
+  /**
+   * An admission policy's expression: its boolean result, or empty when it does not compile, does
+   * not evaluate or is not a boolean (the policy's failure policy decides then).
+   */
+  static java.util.Optional<Boolean> evaluate(String expression, Map<String, Object> variables) {
+    try {
+      CelRuntime.Program program =
+          ADMISSION_PROGRAMS.computeIfAbsent(
+              expression,
+              e -> {
+                try {
+                  return RUNTIME.createProgram(ADMISSION_COMPILER.compile(e).getAst());
+                } catch (CelValidationException | CelEvaluationException failure) {
+                  throw new IllegalArgumentException(failure);
+                }
+              });
+      Map<String, Object> present = new HashMap<>();
+      variables.forEach(
+          (name, value) -> {
+            if (value != null) {
+              present.put(name, value);
+            }
+          });
+      Object result = program.eval(present);
+      return result instanceof Boolean b ? java.util.Optional.of(b) : java.util.Optional.empty();
+    } catch (IllegalArgumentException | CelEvaluationException e) {
+      return java.util.Optional.empty();
     }
   }
 

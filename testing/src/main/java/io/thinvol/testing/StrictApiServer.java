@@ -95,6 +95,12 @@ public final class StrictApiServer extends IndexedCrudDispatcher {
         && !crdServing.serves(what.group(), version(request.getPath()), baseResource(what))) {
       return notFound();
     }
+    if (what.verb().equals("create") && !what.resource().contains("/")) {
+      Optional<MockResponse> admitted = admitCreate(user, request, what);
+      if (admitted.isPresent()) {
+        return admitted.get();
+      }
+    }
     caller.set(user);
     current.set(what);
     unvalidated.set(user.equals(ADMIN) && "true".equals(request.getHeader(UNVALIDATED)));
@@ -113,6 +119,60 @@ public final class StrictApiServer extends IndexedCrudDispatcher {
       current.remove();
       unvalidated.remove();
     }
+  }
+
+  /**
+   * What the admission chain decides of a create before the store sees it: the refusal of a
+   * ValidatingAdmissionPolicy in force ({@link AdmissionPolicies}); and a dry run's answer, which
+   * the mock would store: 409 when the name is taken, else the object, never stored.
+   */
+  private Optional<MockResponse> admitCreate(
+      String user, RecordedRequest request, ApiRequest what) {
+    String body = new String(request.getBody().getBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    if (body.isBlank()) {
+      return Optional.empty();
+    }
+    JsonNode object = Serialization.unmarshal(body, JsonNode.class);
+    String query = request.getPath().contains("?") ? request.getPath().split("\\?", 2)[1] : "";
+    boolean dryRun = ApiRequest.parameters(query).containsKey("dryRun");
+    String group = request.getHeader("Impersonate-Group");
+    Optional<Refusal> refused =
+        AdmissionPolicies.create(
+            path -> {
+              MockResponse stored = super.handleGet(path);
+              return stored.code() == 200
+                  ? AdmissionPolicies.parse(stored.getBody().readUtf8())
+                  : null;
+            },
+            user,
+            group == null ? List.of() : List.of(group),
+            what,
+            apiVersion(request.getPath()),
+            object,
+            dryRun);
+    if (refused.isPresent()) {
+      record(user, what, refused.get().code, refused.get().getMessage());
+      return Optional.of(refused.get().response());
+    }
+    if (!dryRun) {
+      return Optional.empty();
+    }
+    String name = object.at("/metadata/name").asText();
+    String path = request.getPath().split("\\?", 2)[0] + "/" + name;
+    if (super.handleGet(path).code() == 200) {
+      String qualified =
+          what.group().isEmpty() ? what.resource() : what.resource() + "." + what.group();
+      Refusal exists =
+          new Refusal(
+              409,
+              "AlreadyExists",
+              qualified + " \"" + name + "\" already exists",
+              Map.of("name", name, "group", what.group(), "kind", what.resource()));
+      record(user, what, 409, exists.getMessage());
+      return Optional.of(exists.response());
+    }
+    record(user, what, 201, null);
+    return Optional.of(new MockResponse().setResponseCode(201).setBody(body));
   }
 
   /**
@@ -171,6 +231,12 @@ public final class StrictApiServer extends IndexedCrudDispatcher {
         .setBody(
             Rbac.status(
                 404, "NotFound", "the server could not find the requested resource", Map.of()));
+  }
+
+  /** The version of a resource path: {@code /api/v1/...} or {@code /apis/<group>/<version>/...}. */
+  private static String apiVersion(String path) {
+    String[] parts = path.replaceAll("^/+", "").split("[/?]");
+    return parts[0].equals("api") ? parts[1] : parts[2];
   }
 
   private static String version(String path) {
@@ -250,6 +316,10 @@ public final class StrictApiServer extends IndexedCrudDispatcher {
         && !kind.equals("Namespace")
         && super.handleGet("/api/v1/namespaces/" + namespace).code() != 200) {
       throw Refusal.noNamespace(namespace);
+    }
+    if (oldObject == null && object.path("metadata").isObject()) {
+      // A real server's uids are random: names derived from them differ from object to object.
+      ((ObjectNode) object.path("metadata")).put("uid", java.util.UUID.randomUUID().toString());
     }
     List<String> problems = new ArrayList<>();
     if (CrdServing.builtIn(group)) {

@@ -32,6 +32,11 @@ public class VolumeMoveStatus {
   private String targetVolume;
 
   @JsonPropertyDescription(
+      "The new volume's handle on the target node, recorded as soon as the copy made it (so that"
+          + " a rollback can delete it).")
+  private String targetVolumeHandle;
+
+  @JsonPropertyDescription(
       "Bytes the source volume holds on its node's disk (allocated, not its size).")
   private Quantity bytesTotal;
 
@@ -117,6 +122,14 @@ public class VolumeMoveStatus {
 
   public void setTargetVolume(String targetVolume) {
     this.targetVolume = targetVolume;
+  }
+
+  public String getTargetVolumeHandle() {
+    return targetVolumeHandle;
+  }
+
+  public void setTargetVolumeHandle(String targetVolumeHandle) {
+    this.targetVolumeHandle = targetVolumeHandle;
   }
 
   public Quantity getBytesTotal() {

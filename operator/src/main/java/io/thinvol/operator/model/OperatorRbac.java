@@ -50,6 +50,19 @@ public final class OperatorRbac {
     // (OwnerReferencesPermissionEnforcement) lets only who may update the owner's finalizers say
     // so.
     rules.add("thinvol.io", "reclaimspacecronjobs/finalizers", "update");
+    // VolumeMoves: the operator's finalizer (a patch), the status, and the objects of a move
+    // (io.thinvol.operator.move): the snapshots, the claims it makes and the claim it re-creates,
+    // the new volume and the old one's reclaim policy, and the admission policy that keeps the
+    // claim's name for the operator during the cut-over.
+    rules.add("thinvol.io", "volumemoves", "get", "list", "watch", "patch");
+    rules.add("thinvol.io", "volumemoves/status", "update");
+    rules.add("", "persistentvolumeclaims", "create", "delete");
+    rules.add("", "persistentvolumes", "create", "patch");
+    rules.add("snapshot.storage.k8s.io", "volumesnapshots", "create", "delete");
+    rules.add("snapshot.storage.k8s.io", "volumesnapshotcontents", "create", "delete");
+    rules.add("admissionregistration.k8s.io", "validatingadmissionpolicies", "create", "delete");
+    rules.add(
+        "admissionregistration.k8s.io", "validatingadmissionpolicybindings", "create", "delete");
     rules.add("", "namespaces", READ);
     rules.add("", "persistentvolumeclaims", READ);
     // The scheduler records each claim's latest run on it

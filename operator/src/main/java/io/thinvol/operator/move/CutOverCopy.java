@@ -1,0 +1,211 @@
+package io.thinvol.operator.move;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.PersistentVolume;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.grpc.Status;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.thinvol.addons.call.MoveCopier;
+import io.thinvol.addons.call.MoveCopier.CopiedIn;
+import io.thinvol.addons.resolve.DriverEndpoint;
+import io.thinvol.api.v1alpha1.VolumeMoveStatus;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/**
+ * The cut-over once the claim is gone: S2 of the old volume (no pod can write it any more), the
+ * changed blocks copied onto the pre-copy on the target node, the new volume recorded in the status
+ * before its PersistentVolume is made, and the claim re-created bound to it.
+ */
+final class CutOverCopy {
+
+  /** How long S2 and the copy may keep failing for reasons that pass before the move rolls back. */
+  static final Duration DEADLINE = Duration.ofMinutes(10);
+
+  static final Duration POLL = Duration.ofMillis(500);
+
+  /** A copy failing for these may succeed when asked again. */
+  private static final Set<Status.Code> PASSING =
+      Set.of(
+          Status.Code.UNAVAILABLE,
+          Status.Code.DEADLINE_EXCEEDED,
+          Status.Code.ABORTED,
+          Status.Code.RESOURCE_EXHAUSTED,
+          Status.Code.UNKNOWN);
+
+  private CutOverCopy() {}
+
+  /**
+   * @return when to look again
+   */
+  static Duration run(Move move, PersistentVolume old) throws MoveFailure {
+    MoveNames names = move.names();
+    MoveCluster cluster = move.cluster();
+    SavedClaim claim =
+        SavedClaim.on(old)
+            .orElseThrow(
+                () ->
+                    MoveFailure.failed(
+                        "ClaimLost",
+                        "PersistentVolume "
+                            + old.getMetadata().getName()
+                            + " does not hold the claim the cut-over deleted"));
+    String snapshotClass = SourceFacts.snapshotClass(old);
+    GenericKubernetesResource content =
+        cluster
+            .snapshotContent(names.cut())
+            .orElseGet(() -> cluster.ensure(SnapshotObjects.cutContent(names, old, snapshotClass)));
+    GenericKubernetesResource snapshot =
+        cluster
+            .snapshot(names.namespace(), names.cut())
+            .orElseGet(() -> cluster.ensure(SnapshotObjects.cut(names, snapshotClass)));
+    Optional<String> error =
+        SnapshotObjects.error(snapshot).or(() -> SnapshotObjects.error(content));
+    if (error.isPresent()) {
+      return passing(
+          move, "CutOverSnapshotFailed", "VolumeSnapshot " + names.cut() + ": " + error.get());
+    }
+    Optional<String> handle = SnapshotObjects.handle(content);
+    if (!SnapshotObjects.ready(snapshot) || handle.isEmpty()) {
+      return passing(move, null, "waiting for VolumeSnapshot " + names.cut() + " to be ready");
+    }
+    Optional<PersistentVolume> made = cluster.volume(names.newVolume());
+    if (made.isEmpty()) {
+      Optional<CopiedIn> copied = copy(move, old, claim, handle.get());
+      if (copied.isEmpty()) {
+        return POLL; // the copy runs; its end wakes the move
+      }
+      cluster.deleteClaim(names.namespace(), names.cut());
+      if (cluster.claim(names.namespace(), names.cut()).isPresent()) {
+        move.message("waiting for the copy's PersistentVolumeClaim " + names.cut() + " to be gone");
+        move.save();
+        return POLL;
+      }
+      cluster.ensure(
+          VolumeObjects.moved(
+              names,
+              old,
+              copied.get().volumeId(),
+              copied.get().sizeBytes(),
+              move.status().getTargetNode(),
+              move.status().getOriginalReclaimPolicy()));
+    }
+    PersistentVolumeClaim recreated =
+        ClaimObjects.recreated(names, move.name(), claim, names.newVolume());
+    cluster.ensure(recreated);
+    move.message(
+        "re-created PersistentVolumeClaim "
+            + names.claim()
+            + " for PersistentVolume "
+            + names.newVolume()
+            + " on node "
+            + move.status().getTargetNode());
+    move.save();
+    move.services().calls().forget(move.resource().getMetadata().getUid());
+    return POLL;
+  }
+
+  /** The copy's result: taken once, recorded in the status before anything is made of it. */
+  private static Optional<CopiedIn> copy(
+      Move move, PersistentVolume old, SavedClaim claim, String snapshotHandle) throws MoveFailure {
+    MoveNames names = move.names();
+    String uid = move.resource().getMetadata().getUid();
+    Optional<CopiedIn> held = move.services().calls().copied(uid);
+    if (held.isPresent()) {
+      return held;
+    }
+    MoveCluster cluster = move.cluster();
+    PersistentVolumeClaim base =
+        cluster
+            .claim(names.namespace(), names.baseClaim())
+            .orElseThrow(
+                () ->
+                    MoveFailure.failed(
+                        "PreCopyLost",
+                        "PersistentVolumeClaim " + names.baseClaim() + " (the pre-copy) is gone"));
+    String baseHandle =
+        cluster
+            .volume(base.getSpec().getVolumeName())
+            .map(pv -> pv.getSpec().getCsi().getVolumeHandle())
+            .orElseThrow(
+                () -> MoveFailure.failed("PreCopyLost", "the pre-copy's PersistentVolume is gone"));
+    cluster.ensure(ClaimObjects.entitlement(names, claim));
+    String target = move.status().getTargetNode();
+    Optional<DriverEndpoint> endpoint = SourceFacts.endpoint(move, old, target);
+    if (endpoint.isEmpty()) {
+      passing(move, "TargetDriverMissing", "no ready driver pod on node " + target);
+      return Optional.empty();
+    }
+    Optional<CompletableFuture<CopiedIn>> ended =
+        move.services()
+            .calls()
+            .copy(
+                ResourceID.fromResource(move.resource()),
+                uid,
+                endpoint.get(),
+                new MoveCopier.CopyIn(
+                    names.newVolume(), snapshotHandle, baseHandle, names.namespace(), names.cut()));
+    if (ended.isEmpty()) {
+      move.message(
+          "copying the blocks changed since the pre-copy to node "
+              + target
+              + " ("
+              + endpoint.get()
+              + ")");
+      move.save();
+      return Optional.empty();
+    }
+    CopiedIn copied;
+    try {
+      copied = ended.get().join();
+    } catch (CompletionException e) {
+      Status status = Status.fromThrowable(e.getCause());
+      String why =
+          "the copy on node "
+              + target
+              + " failed: "
+              + status.getCode()
+              + " "
+              + status.getDescription();
+      if (PASSING.contains(status.getCode())) {
+        passing(move, "CopyFailed", why);
+        return Optional.empty();
+      }
+      throw MoveFailure.failed("CopyFailed", why);
+    }
+    VolumeMoveStatus status = move.status();
+    if (copied.volumeId().equals(status.getTargetVolumeHandle())) {
+      return Optional.of(copied); // asked again after a restart: the figures are recorded
+    }
+    status.setTargetVolume(names.newVolume());
+    status.setTargetVolumeHandle(copied.volumeId());
+    status.setDeltaBytes(MoveStatusModel.bytes(copied.deltaBytes()));
+    status.setBytesCopied(
+        MoveStatusModel.bytes(
+            MoveStatusModel.bytes(status.getBytesCopied()) + copied.deltaBytes()));
+    move.message("copied " + MoveStatusModel.size(copied.deltaBytes()) + " of changed blocks");
+    move.save(); // the new volume is known before its PersistentVolume: a rollback deletes it
+    return Optional.of(copied);
+  }
+
+  /**
+   * A failure that may pass, until {@link #DEADLINE} after the cut-over began: then it rolls back.
+   *
+   * @param reason null while merely waiting
+   */
+  private static Duration passing(Move move, String reason, String message) throws MoveFailure {
+    Instant since = Instant.parse(move.status().getCutOverStartTime());
+    if (move.now().isAfter(since.plus(DEADLINE))) {
+      throw MoveFailure.failed(
+          reason == null ? "CutOverTimedOut" : reason,
+          message + " (for " + DEADLINE.toMinutes() + " minutes)");
+    }
+    move.message(reason == null ? message : message + "; trying again");
+    move.save();
+    return reason == null ? POLL : Duration.ofSeconds(5);
+  }
+}

@@ -1,0 +1,23 @@
+package io.thinvol.operator.move;
+
+import io.thinvol.api.kube.Events;
+import io.thinvol.operator.model.Settings;
+import java.time.Clock;
+
+/**
+ * What every step of every move works with.
+ *
+ * @param operatorUser the operator's ServiceAccount as the API server names it: the one user the
+ *     cut-over's admission policy lets create the moving claim
+ */
+record MoveServices(
+    MoveCluster cluster,
+    CopyCalls calls,
+    DriverEndpoints endpoints,
+    TargetChoice targets,
+    KnownMoves moves,
+    CopySlots slots,
+    Events events,
+    Settings settings,
+    String operatorUser,
+    Clock clock) {}

@@ -1,0 +1,141 @@
+package io.thinvol.operator.move;
+
+import io.fabric8.kubernetes.api.model.PersistentVolume;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.thinvol.api.kube.Conditions;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A cut-over that cannot finish after the claim was deleted gives the claim its old volume back:
+ * the new volume, if one was made, handed to its provisioner to delete; the old volume made
+ * Available to the claim's name; the claim re-created bound to it (the admission policy still keeps
+ * the name for the operator); once bound, the old volume's policy restored, the temporaries
+ * removed. Each step looks at what exists, so a restarted operator goes on where it stopped.
+ */
+final class Rollback {
+
+  static final String ROLLING_BACK = "RollingBack";
+
+  static final Duration POLL = Duration.ofMillis(500);
+
+  private Rollback() {}
+
+  /** Whether a rollback was begun (the CutOver condition says so). */
+  static boolean begun(Move move) {
+    return Conditions.find(move.status().getConditions(), MoveStatusModel.CUT_OVER)
+        .map(c -> ROLLING_BACK.equals(c.getReason()))
+        .orElse(false);
+  }
+
+  /** Records why the cut-over rolls back, before any step of it. */
+  static void begin(Move move, String reason, String why) {
+    move.condition(MoveStatusModel.CUT_OVER, false, ROLLING_BACK, reason + ": " + why);
+    move.message("rolling back: " + why);
+    move.warning("RollingBack", why + "; giving the claim its old volume back");
+    move.save();
+  }
+
+  /**
+   * @return when to look again, or null when the claim is bound to its old volume again
+   */
+  static Duration run(Move move, Optional<PersistentVolumeClaim> claim, PersistentVolume old) {
+    MoveNames names = move.names();
+    MoveCluster cluster = move.cluster();
+    move.services().calls().forget(move.resource().getMetadata().getUid());
+    cluster.deleteClaim(names.namespace(), names.cut());
+    discardNewVolume(move, old);
+    ClaimState state = ClaimState.of(claim, names, move.name());
+    if (state == ClaimState.DELETING) {
+      move.message(
+          "rolling back: waiting for PersistentVolumeClaim " + names.claim() + " to be gone");
+      move.save();
+      return POLL;
+    }
+    if (state == ClaimState.ABSENT) {
+      if (old.getSpec().getClaimRef() != null && old.getSpec().getClaimRef().getUid() != null) {
+        cluster.patchVolume(old.getMetadata().getName(), VolumeObjects.reopenPatch());
+      }
+      SavedClaim saved = SavedClaim.on(old).orElseThrow();
+      cluster.ensure(
+          ClaimObjects.recreated(names, move.name(), saved, old.getMetadata().getName()));
+      move.message(
+          "rolling back: re-created PersistentVolumeClaim "
+              + names.claim()
+              + " for its old PersistentVolume "
+              + old.getMetadata().getName());
+      move.save();
+      return POLL;
+    }
+    PersistentVolumeClaim back = claim.orElseThrow();
+    if (!ClaimState.bound(back, old.getMetadata().getName())) {
+      move.message(
+          "rolling back: waiting for PersistentVolumeClaim "
+              + names.claim()
+              + " to be bound to PersistentVolume "
+              + old.getMetadata().getName());
+      move.save();
+      return POLL;
+    }
+    cluster.patchVolume(
+        old.getMetadata().getName(),
+        VolumeObjects.releasePatch(move.status().getOriginalReclaimPolicy()));
+    Map<String, Object> annotations = new HashMap<>();
+    annotations.put(MoveNames.MOVED_BY, null);
+    cluster.patchClaim(
+        names.namespace(),
+        names.claim(),
+        Serialization.asJson(Map.of("metadata", Map.of("annotations", annotations))));
+    TemporaryObjects.remove(move);
+    String why =
+        Conditions.find(move.status().getConditions(), MoveStatusModel.CUT_OVER)
+            .map(c -> c.getMessage())
+            .orElse("the cut-over failed");
+    move.condition(MoveStatusModel.CUT_OVER, false, "RolledBack", why);
+    move.warning(
+        "RolledBack",
+        "PersistentVolumeClaim "
+            + names.claim()
+            + " is bound to its old PersistentVolume "
+            + old.getMetadata().getName()
+            + " again");
+    TemporaryObjects.end(
+        move, "RolledBack", why + "; the claim is bound to its old volume again", false);
+    return null;
+  }
+
+  /**
+   * A volume the copy made on the target: a PersistentVolume bound to a claim that never existed,
+   * with the Delete policy, so that the target's provisioner deletes it.
+   */
+  private static void discardNewVolume(Move move, PersistentVolume old) {
+    String handle = move.status().getTargetVolumeHandle();
+    if (handle == null) {
+      return;
+    }
+    MoveNames names = move.names();
+    Optional<PersistentVolume> made = move.cluster().volume(names.newVolume());
+    if (made.isEmpty()) {
+      move.cluster()
+          .ensure(VolumeObjects.discarded(names, old, handle, move.status().getTargetNode()));
+      return;
+    }
+    var ref = made.get().getSpec().getClaimRef();
+    if (ref == null || !VolumeObjects.discardedClaimUid(names).equals(ref.getUid())) {
+      Map<String, Object> claimRef = new HashMap<>();
+      claimRef.put("name", names.cut());
+      claimRef.put("uid", VolumeObjects.discardedClaimUid(names));
+      claimRef.put("resourceVersion", null);
+      move.cluster()
+          .patchVolume(
+              names.newVolume(),
+              Serialization.asJson(
+                  Map.of(
+                      "spec",
+                      Map.of("claimRef", claimRef, "persistentVolumeReclaimPolicy", "Delete"))));
+    }
+  }
+}

@@ -1,0 +1,108 @@
+package io.thinvol.operator.move;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
+import io.fabric8.kubernetes.api.model.PersistentVolume;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The snapshots of a move, as the snapshot API's objects (generic: the operator models only the
+ * fields it writes and reads). S1 is an ordinary dynamic snapshot of the claim. S2 is taken after
+ * the claim is deleted, so it names the old volume's handle through a pre-provisioned content: a
+ * dynamic snapshot would need the claim, and no pod may write the volume after S2.
+ */
+final class SnapshotObjects {
+
+  static final String API_VERSION = "snapshot.storage.k8s.io/v1";
+
+  private SnapshotObjects() {}
+
+  /** S1 of the claim, with the backend's VolumeSnapshotClass. */
+  static GenericKubernetesResource preCopy(MoveNames names, String snapshotClass) {
+    return snapshot(
+        names,
+        names.preSnapshot(),
+        Map.of("persistentVolumeClaimName", names.claim()),
+        snapshotClass);
+  }
+
+  /** S2's content: the old volume's handle, bound ahead to the snapshot of the same name. */
+  static GenericKubernetesResource cutContent(
+      MoveNames names, PersistentVolume oldVolume, String snapshotClass) {
+    Map<String, Object> spec = new LinkedHashMap<>();
+    spec.put("driver", oldVolume.getSpec().getCsi().getDriver());
+    spec.put("deletionPolicy", "Delete");
+    spec.put("volumeSnapshotClassName", snapshotClass);
+    spec.put("source", Map.of("volumeHandle", oldVolume.getSpec().getCsi().getVolumeHandle()));
+    spec.put(
+        "volumeSnapshotRef",
+        Map.of(
+            "apiVersion",
+            API_VERSION,
+            "kind",
+            "VolumeSnapshot",
+            "namespace",
+            names.namespace(),
+            "name",
+            names.cut()));
+    return new GenericKubernetesResourceBuilder()
+        .withApiVersion(API_VERSION)
+        .withKind("VolumeSnapshotContent")
+        .withNewMetadata()
+        .withName(names.cut())
+        .withLabels(names.labels())
+        .endMetadata()
+        .withAdditionalProperties(Map.of("spec", spec))
+        .build();
+  }
+
+  /** S2: the snapshot of the pre-provisioned content. */
+  static GenericKubernetesResource cut(MoveNames names, String snapshotClass) {
+    return snapshot(
+        names, names.cut(), Map.of("volumeSnapshotContentName", names.cut()), snapshotClass);
+  }
+
+  private static GenericKubernetesResource snapshot(
+      MoveNames names, String name, Map<String, Object> source, String snapshotClass) {
+    Map<String, Object> spec = new LinkedHashMap<>();
+    spec.put("volumeSnapshotClassName", snapshotClass);
+    spec.put("source", source);
+    return new GenericKubernetesResourceBuilder()
+        .withApiVersion(API_VERSION)
+        .withKind("VolumeSnapshot")
+        .withNewMetadata()
+        .withName(name)
+        .withNamespace(names.namespace())
+        .withLabels(names.labels())
+        .endMetadata()
+        .withAdditionalProperties(Map.of("spec", spec))
+        .build();
+  }
+
+  /** Whether the snapshot controller reports the snapshot ready to use. */
+  static boolean ready(GenericKubernetesResource snapshot) {
+    return Boolean.TRUE.equals(status(snapshot).get("readyToUse"));
+  }
+
+  /** The snapshotter's error, if it reported one. */
+  static Optional<String> error(GenericKubernetesResource snapshot) {
+    Object error = status(snapshot).get("error");
+    if (error instanceof Map<?, ?> map && map.get("message") != null) {
+      return Optional.of(String.valueOf(map.get("message")));
+    }
+    return Optional.empty();
+  }
+
+  /** The handle of a content (its {@code status.snapshotHandle}). */
+  static Optional<String> handle(GenericKubernetesResource content) {
+    return Optional.ofNullable(status(content).get("snapshotHandle")).map(String::valueOf);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> status(GenericKubernetesResource object) {
+    Object status = object == null ? null : object.getAdditionalProperties().get("status");
+    return status instanceof Map<?, ?> map ? (Map<String, Object>) map : Map.of();
+  }
+}

@@ -1,0 +1,90 @@
+package io.thinvol.operator.move;
+
+import io.fabric8.kubernetes.api.model.PersistentVolume;
+import io.thinvol.addons.call.MoveCopier;
+import io.thinvol.addons.resolve.DriverEndpoint;
+import io.thinvol.api.BackendNames;
+import io.thinvol.api.v1alpha1.StorageBackend;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** What a move reads of its source volume and of the drivers, once it has been accepted. */
+final class SourceFacts {
+
+  /** A space query reads one file's allocation: quick, or the driver is not answering. */
+  static final Duration SPACE_TIMEOUT = Duration.ofSeconds(10);
+
+  /** What {@code spec.moves.maxConcurrentPerNode} is when a backend does not set it. */
+  static final int DEFAULT_SLOTS = 2;
+
+  private static final Logger log = LoggerFactory.getLogger(SourceFacts.class);
+
+  private SourceFacts() {}
+
+  /** The old volume; its absence after acceptance is a failure of the move. */
+  static PersistentVolume oldVolume(Move move) throws MoveFailure {
+    String name = move.status().getSourceVolume();
+    return move.cluster()
+        .volume(name)
+        .orElseThrow(
+            () ->
+                MoveFailure.failed(
+                    "VolumeNotFound", "the claim's PersistentVolume " + name + " is gone"));
+  }
+
+  static String driver(PersistentVolume volume) {
+    return volume.getSpec().getCsi().getDriver();
+  }
+
+  static String backend(PersistentVolume volume) {
+    return BackendNames.backendOfDriver(driver(volume)).orElseThrow();
+  }
+
+  /** The backend's VolumeSnapshotClass: named like the backend (its default StorageClass). */
+  static String snapshotClass(PersistentVolume volume) {
+    return backend(volume);
+  }
+
+  static int slots(Move move, PersistentVolume volume) {
+    StorageBackend backend =
+        move.cluster().client().resources(StorageBackend.class).withName(backend(volume)).get();
+    return Optional.ofNullable(backend)
+        .map(StorageBackend::getSpec)
+        .map(spec -> spec.getMoves())
+        .map(moves -> moves.getMaxConcurrentPerNode())
+        .orElse(DEFAULT_SLOTS);
+  }
+
+  static Optional<DriverEndpoint> endpoint(Move move, PersistentVolume volume, String node) {
+    return move.services().endpoints().on(backend(volume), node);
+  }
+
+  /** The bytes a volume holds on a node's disk, or empty when the driver does not say. */
+  static Optional<Long> allocated(
+      Move move, PersistentVolume volume, String node, String volumeId) {
+    Optional<DriverEndpoint> endpoint = endpoint(move, volume, node);
+    if (endpoint.isEmpty()) {
+      return Optional.empty();
+    }
+    MoveCopier copier = move.services().calls().copier();
+    try {
+      return Optional.of(
+          copier
+              .space(endpoint.get(), volumeId, SPACE_TIMEOUT)
+              .get(SPACE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+              .allocatedBytes());
+    } catch (ExecutionException | TimeoutException e) {
+      log.info(
+          "the driver on node {} did not tell the space of {}: {}", node, volumeId, e.toString());
+      return Optional.empty();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Optional.empty();
+    }
+  }
+}

@@ -1,0 +1,41 @@
+package io.thinvol.operator;
+
+import io.thinvol.addons.call.MoveCopier;
+import io.thinvol.addons.resolve.DriverEndpoint;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
+
+/**
+ * The drivers' MoveCopy services as a move's tests want them: each node's space answers a fixed
+ * allocation, a copy-in answers what the test set (by default a new volume of the request's name).
+ */
+final class FakeMoveCopier implements MoveCopier {
+
+  static final long ALLOCATED = 96L << 20;
+  static final long DELTA = 3L << 20;
+  static final long SIZE = 1L << 30;
+
+  final List<CopyIn> copies = new CopyOnWriteArrayList<>();
+  final List<String> spaceAsked = new CopyOnWriteArrayList<>();
+  volatile Function<CopyIn, CompletableFuture<CopiedIn>> copyIn =
+      request ->
+          CompletableFuture.completedFuture(
+              new CopiedIn("copied-" + request.name(), SIZE, "snap-base", DELTA));
+
+  @Override
+  public CompletableFuture<CopiedIn> copyIn(
+      DriverEndpoint target, CopyIn request, Duration timeout) {
+    copies.add(request);
+    return copyIn.apply(request);
+  }
+
+  @Override
+  public CompletableFuture<VolumeSpace> space(
+      DriverEndpoint node, String volumeId, Duration timeout) {
+    spaceAsked.add(node.podName() + ":" + volumeId);
+    return CompletableFuture.completedFuture(new VolumeSpace(SIZE, ALLOCATED));
+  }
+}

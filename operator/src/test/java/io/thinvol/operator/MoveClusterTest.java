@@ -1,0 +1,192 @@
+package io.thinvol.operator;
+
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.PersistentVolume;
+import io.fabric8.kubernetes.api.model.PersistentVolumeBuilder;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.thinvol.addons.ClusterFixtures;
+import io.thinvol.addons.call.MoveCopier;
+import io.thinvol.api.v1alpha1.MovePhase;
+import io.thinvol.api.v1alpha1.VolumeMove;
+import io.thinvol.testing.DescribedEvents;
+import io.thinvol.testing.PlayedControllers;
+import io.thinvol.testing.StrictApiServer;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+
+/**
+ * Base of the VolumeMove tests: a backend {@value #BACKEND} whose driver runs on nodes a, b and c
+ * (pods Ready), the claim {@value #APPS}/{@value #CLAIM} bound to PersistentVolume {@value #OLD_PV}
+ * on node a (reclaim policy Delete), a pod of the application using it, the storage controllers
+ * played ({@link PlayedStorage}) and the drivers' copies faked ({@link FakeMoveCopier}).
+ */
+abstract class MoveClusterTest extends MockClusterTest {
+
+  static final String BACKEND = "local";
+  static final String DRIVER = "local.thinvol.io";
+  static final String APPS = "apps";
+  static final String CLAIM = "data";
+  static final String OLD_PV = "pv-data";
+  static final String OLD_HANDLE = "vol-data";
+  static final String APP_POD = "web-0";
+
+  final FakeMoveCopier copier = new FakeMoveCopier();
+  PlayedStorage storage;
+
+  @Override
+  MoveCopier copier() {
+    return copier;
+  }
+
+  @BeforeEach
+  void world() {
+    apply("metadata:\n  name: " + BACKEND + "\n");
+    cluster.namespace(APPS);
+    for (String node : List.of("node-a", "node-b", "node-c")) {
+      client
+          .resource(new NodeBuilder().withNewMetadata().withName(node).endMetadata().build())
+          .create();
+      registerDriver(node, DRIVER);
+    }
+    PlayedControllers.createWithStatus(
+        client, ClusterFixtures.driverPod(NAMESPACE, BACKEND, "node-a", "10.0.0.1", 9070));
+    PlayedControllers.createWithStatus(
+        client, ClusterFixtures.driverPod(NAMESPACE, BACKEND, "node-b", "10.0.0.2", 9070));
+    PersistentVolume volume =
+        new PersistentVolumeBuilder(
+                ClusterFixtures.volume(OLD_PV, DRIVER, OLD_HANDLE, "node-a", APPS, CLAIM))
+            .editSpec()
+            .withPersistentVolumeReclaimPolicy("Delete")
+            .withStorageClassName(BACKEND)
+            .endSpec()
+            .build();
+    PlayedControllers.createWithStatus(client, volume);
+    PersistentVolumeClaim claim =
+        new PersistentVolumeClaimBuilder(ClusterFixtures.claim(APPS, CLAIM, BACKEND))
+            .editMetadata()
+            .withLabels(Map.of("app", "web"))
+            .withAnnotations(Map.of("example.com/owner", "web team"))
+            .endMetadata()
+            .build();
+    client.resource(claim).create();
+    PlayedControllers.bind(client, volume, claim);
+    runApp("node-a");
+    storage = new PlayedStorage(client);
+  }
+
+  @AfterEach
+  void stopStorage() {
+    if (storage != null) {
+      storage.close();
+    }
+  }
+
+  /** The kubelet running the application's pod on a node. */
+  Pod runApp(String node) {
+    Pod pod =
+        new PodBuilder()
+            .withNewMetadata()
+            .withName(APP_POD)
+            .withNamespace(APPS)
+            .endMetadata()
+            .withNewSpec()
+            .withNodeName(node)
+            .addNewContainer()
+            .withName("web")
+            .withImage("web")
+            .endContainer()
+            .addNewVolume()
+            .withName("data")
+            .withNewPersistentVolumeClaim()
+            .withClaimName(CLAIM)
+            .endPersistentVolumeClaim()
+            .endVolume()
+            .endSpec()
+            .build();
+    client.resource(pod).create();
+    return PlayedControllers.podRunning(client, pod, "10.1.0.1", true);
+  }
+
+  /** The application's pod stopped (a drain, a scale-down): the kubelet is done with it. */
+  void stopApp() {
+    client.pods().inNamespace(APPS).withName(APP_POD).withGracePeriod(0).delete();
+    await("the pod gone", () -> client.pods().inNamespace(APPS).withName(APP_POD).get() == null);
+  }
+
+  VolumeMove createMove(String name, String yamlSpec) {
+    return client
+        .resource(
+            Serialization.unmarshal(
+                "apiVersion: thinvol.io/v1alpha1\nkind: VolumeMove\nmetadata:\n  name: "
+                    + name
+                    + "\n  namespace: "
+                    + APPS
+                    + "\nspec:\n"
+                    + yamlSpec,
+                VolumeMove.class))
+        .create();
+  }
+
+  VolumeMove move(String name) {
+    return client.resources(VolumeMove.class).inNamespace(APPS).withName(name).get();
+  }
+
+  VolumeMove awaitPhase(String name, MovePhase phase) {
+    try {
+      return await(
+          name + " " + phase,
+          () -> {
+            VolumeMove now = move(name);
+            return now != null && now.getStatus() != null && now.getStatus().getPhase() == phase
+                ? now
+                : null;
+          });
+    } catch (AssertionError e) {
+      VolumeMove now = move(name);
+      throw new AssertionError(
+          e.getMessage()
+              + "; the move's status: "
+              + (now == null ? "gone" : Serialization.asYaml(now.getStatus())),
+          e);
+    }
+  }
+
+  PersistentVolumeClaim claim() {
+    return client.persistentVolumeClaims().inNamespace(APPS).withName(CLAIM).get();
+  }
+
+  PersistentVolume volume(String name) {
+    return client.persistentVolumes().withName(name).get();
+  }
+
+  /** What {@code kubectl describe volumemove} lists under Events. */
+  List<String> moveEvents(String name) {
+    VolumeMove move = move(name);
+    return DescribedEvents.reasons(
+        client, "VolumeMove", APPS, name, move == null ? null : move.getMetadata().getUid());
+  }
+
+  /**
+   * The operator's refused requests, but the dry-run creates of the moving claim that the
+   * cut-over's admission policy denies: that denial is how the operator knows the policy is in
+   * force.
+   */
+  @Override
+  List<StrictApiServer.Decision> refusedOperatorRequests() {
+    return super.refusedOperatorRequests().stream()
+        .filter(
+            d ->
+                !(d.code() == 403
+                    && d.request().verb().equals("create")
+                    && d.request().resource().equals("persistentvolumeclaims")
+                    && d.message() != null
+                    && d.message().contains("ValidatingAdmissionPolicy 'thinvol-move-")))
+        .toList();
+  }
+}

@@ -1,0 +1,298 @@
+package io.thinvol.operator;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.PersistentVolume;
+import io.fabric8.kubernetes.api.model.PersistentVolumeBuilder;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.PersistentVolumeStatusBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.thinvol.addons.ClusterFixtures;
+import io.thinvol.testing.PlayedControllers;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * The storage controllers a bare API server lacks, played for a move's tests in one background
+ * loop, each as the real one acts on what it sees: the snapshot controller and csi-snapshotter
+ * (snapshots ready with a handle, or failed where the test says), the external-provisioner (a claim
+ * restored from a snapshot on its selected node gets a volume; a released volume with the Delete
+ * policy is deleted), the PV controller (a claim naming a volume reserved for it is bound; a volume
+ * whose claim is gone is Released) and the pvc-protection controller (a deleted claim no running
+ * pod uses goes).
+ */
+final class PlayedStorage implements AutoCloseable {
+
+  private final KubernetesClient client;
+  private final Thread loop;
+  private volatile boolean running = true;
+
+  /**
+   * Snapshots whose creation fails, with the snapshotter's message: by the end of their name or by
+   * the claim they copy.
+   */
+  final Map<String, String> failingSnapshots = new ConcurrentHashMap<>();
+
+  /**
+   * Snapshots the snapshotter leaves alone (never ready), named as for {@link #failingSnapshots}.
+   */
+  final Set<String> stuckSnapshots = ConcurrentHashMap.newKeySet();
+
+  /** The volumes the provisioner deleted, in order. */
+  final List<String> deletedVolumes = new CopyOnWriteArrayList<>();
+
+  PlayedStorage(KubernetesClient client) {
+    this.client = client;
+    this.loop = new Thread(this::run, "played-storage");
+    loop.setDaemon(true);
+    loop.start();
+  }
+
+  private void run() {
+    while (running) {
+      try {
+        snapshots();
+        provisioner();
+        pvController();
+        claimProtection();
+      } catch (KubernetesClientException e) {
+        // a conflict with the operator's write: look again on the next turn
+      } catch (RuntimeException e) {
+        if (running) {
+          e.printStackTrace();
+        }
+      }
+      try {
+        Thread.sleep(50);
+      } catch (InterruptedException e) {
+        return;
+      }
+    }
+  }
+
+  private void snapshots() {
+    for (GenericKubernetesResource snapshot :
+        client
+            .genericKubernetesResources("snapshot.storage.k8s.io/v1", "VolumeSnapshot")
+            .inAnyNamespace()
+            .list()
+            .getItems()) {
+      String name = snapshot.getMetadata().getName();
+      Map<String, Object> status = map(snapshot.getAdditionalProperties().get("status"));
+      Map<String, Object> source =
+          map(map(snapshot.getAdditionalProperties().get("spec")).get("source"));
+      String claim = String.valueOf(source.get("persistentVolumeClaimName"));
+      if (Boolean.TRUE.equals(status.get("readyToUse"))
+          || status.containsKey("error")
+          || stuckSnapshots.stream().anyMatch(s -> name.endsWith(s) || claim.equals(s))
+          || snapshot.getMetadata().getDeletionTimestamp() != null) {
+        continue;
+      }
+      var failure =
+          failingSnapshots.entrySet().stream()
+              .filter(e -> name.endsWith(e.getKey()) || claim.equals(e.getKey()))
+              .findFirst();
+      if (failure.isPresent()) {
+        writeStatus(
+            snapshot,
+            Map.of("readyToUse", false, "error", Map.of("message", failure.get().getValue())));
+        continue;
+      }
+      String contentName = (String) source.get("volumeSnapshotContentName");
+      if (contentName == null) {
+        contentName = "snapcontent-" + snapshot.getMetadata().getUid();
+        GenericKubernetesResource content = new GenericKubernetesResource();
+        content.setApiVersion("snapshot.storage.k8s.io/v1");
+        content.setKind("VolumeSnapshotContent");
+        content.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMeta());
+        content.getMetadata().setName(contentName);
+        content.setAdditionalProperty(
+            "spec",
+            Map.of(
+                "deletionPolicy",
+                "Delete",
+                "driver",
+                "local.thinvol.io",
+                "source",
+                Map.of("volumeHandle", "vol-data"),
+                "volumeSnapshotRef",
+                Map.of("namespace", snapshot.getMetadata().getNamespace(), "name", name)));
+        client.resource(content).create();
+      }
+      GenericKubernetesResource content =
+          client
+              .genericKubernetesResources("snapshot.storage.k8s.io/v1", "VolumeSnapshotContent")
+              .withName(contentName)
+              .get();
+      if (content == null) {
+        continue;
+      }
+      writeStatus(content, Map.of("readyToUse", true, "snapshotHandle", "snap-" + name));
+      writeStatus(
+          snapshot, Map.of("readyToUse", true, "boundVolumeSnapshotContentName", contentName));
+    }
+  }
+
+  private void writeStatus(GenericKubernetesResource object, Map<String, Object> status) {
+    GenericKubernetesResource current = client.resource(object).get();
+    if (current == null) {
+      return;
+    }
+    current.setAdditionalProperty("status", status);
+    client.resource(current).updateStatus();
+  }
+
+  /** A claim restored from a snapshot on a selected node gets a volume there. */
+  private void provisioner() {
+    for (PersistentVolumeClaim claim :
+        client.persistentVolumeClaims().inAnyNamespace().list().getItems()) {
+      String node =
+          claim.getMetadata().getAnnotations() == null
+              ? null
+              : claim.getMetadata().getAnnotations().get("volume.kubernetes.io/selected-node");
+      if (node == null
+          || claim.getSpec().getVolumeName() != null
+          || claim.getMetadata().getDeletionTimestamp() != null) {
+        continue;
+      }
+      String source =
+          claim.getSpec().getDataSource() == null
+              ? null
+              : claim.getSpec().getDataSource().getName();
+      GenericKubernetesResource snapshot =
+          client
+              .genericKubernetesResources("snapshot.storage.k8s.io/v1", "VolumeSnapshot")
+              .inNamespace(claim.getMetadata().getNamespace())
+              .withName(source)
+              .get();
+      if (snapshot == null
+          || !Boolean.TRUE.equals(
+              map(snapshot.getAdditionalProperties().get("status")).get("readyToUse"))) {
+        continue;
+      }
+      String name = "pvc-" + claim.getMetadata().getUid();
+      PersistentVolume volume =
+          new PersistentVolumeBuilder(
+                  ClusterFixtures.volume(
+                      name,
+                      "local.thinvol.io",
+                      "copy-" + claim.getMetadata().getName(),
+                      node,
+                      claim.getMetadata().getNamespace(),
+                      claim.getMetadata().getName()))
+              .editSpec()
+              .withPersistentVolumeReclaimPolicy("Delete")
+              .endSpec()
+              .withStatus(null)
+              .build();
+      if (client.persistentVolumes().withName(name).get() == null) {
+        client.resource(volume).create();
+      }
+      PlayedControllers.bind(client, volume, claim);
+    }
+  }
+
+  /**
+   * Binds claims to the volumes reserved for them; releases, or deletes, volumes whose claim went.
+   */
+  private void pvController() {
+    for (PersistentVolumeClaim claim :
+        client.persistentVolumeClaims().inAnyNamespace().list().getItems()) {
+      String volumeName = claim.getSpec().getVolumeName();
+      boolean bound = claim.getStatus() != null && "Bound".equals(claim.getStatus().getPhase());
+      if (volumeName == null || bound || claim.getMetadata().getDeletionTimestamp() != null) {
+        continue;
+      }
+      PersistentVolume volume = client.persistentVolumes().withName(volumeName).get();
+      if (volume == null || volume.getSpec().getClaimRef() == null) {
+        continue;
+      }
+      var ref = volume.getSpec().getClaimRef();
+      if (Objects.equals(ref.getNamespace(), claim.getMetadata().getNamespace())
+          && Objects.equals(ref.getName(), claim.getMetadata().getName())
+          && (ref.getUid() == null || ref.getUid().equals(claim.getMetadata().getUid()))) {
+        PlayedControllers.bind(client, volume, claim);
+      }
+    }
+    for (PersistentVolume volume : client.persistentVolumes().list().getItems()) {
+      var ref = volume.getSpec().getClaimRef();
+      if (ref == null
+          || ref.getUid() == null
+          || volume.getMetadata().getDeletionTimestamp() != null) {
+        continue;
+      }
+      PersistentVolumeClaim claim =
+          client
+              .persistentVolumeClaims()
+              .inNamespace(ref.getNamespace())
+              .withName(ref.getName())
+              .get();
+      if (claim != null && ref.getUid().equals(claim.getMetadata().getUid())) {
+        continue;
+      }
+      if ("Delete".equals(volume.getSpec().getPersistentVolumeReclaimPolicy())) {
+        deletedVolumes.add(volume.getMetadata().getName());
+        PlayedControllers.deleteUnused(client, volume);
+      } else if (volume.getStatus() == null || !"Released".equals(volume.getStatus().getPhase())) {
+        volume.setStatus(new PersistentVolumeStatusBuilder().withPhase("Released").build());
+        client.resource(volume).updateStatus();
+      }
+    }
+  }
+
+  /** A deleted claim goes once no pod that a node runs uses it. */
+  private void claimProtection() {
+    List<Pod> pods = client.pods().inAnyNamespace().list().getItems();
+    for (PersistentVolumeClaim claim :
+        client.persistentVolumeClaims().inAnyNamespace().list().getItems()) {
+      if (claim.getMetadata().getDeletionTimestamp() == null) {
+        continue;
+      }
+      boolean used =
+          pods.stream()
+              .filter(
+                  p -> p.getMetadata().getNamespace().equals(claim.getMetadata().getNamespace()))
+              .filter(
+                  p ->
+                      p.getStatus() == null
+                          || !Set.of("Succeeded", "Failed").contains(p.getStatus().getPhase()))
+              .anyMatch(
+                  p ->
+                      p.getSpec().getVolumes() != null
+                          && p.getSpec().getVolumes().stream()
+                              .anyMatch(
+                                  v ->
+                                      v.getPersistentVolumeClaim() != null
+                                          && claim
+                                              .getMetadata()
+                                              .getName()
+                                              .equals(
+                                                  v.getPersistentVolumeClaim().getClaimName())));
+      if (!used) {
+        PlayedControllers.releaseStorageProtection(client, claim);
+      }
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> map(Object value) {
+    return value instanceof Map<?, ?> m ? (Map<String, Object>) m : new HashMap<>();
+  }
+
+  @Override
+  public void close() {
+    running = false;
+    loop.interrupt();
+    try {
+      loop.join(5000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
