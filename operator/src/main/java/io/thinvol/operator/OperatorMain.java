@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.thinvol.addons.call.DriverCalls;
 import io.thinvol.addons.call.GrpcReclaimCaller;
 import io.thinvol.addons.call.ProjectedToken;
 import io.thinvol.api.Durations;
@@ -71,8 +72,10 @@ public final class OperatorMain {
             facts.monitoringApi());
     Path tokenFile =
         env("THINVOL_ADDONS_TOKEN_FILE").map(Path::of).orElse(ProjectedToken.DEFAULT_FILE);
-    GrpcReclaimCaller caller =
-        new GrpcReclaimCaller(client, namespace, new ProjectedToken(tokenFile, audience));
+    // One set of channels to the driver pods and one token for reclaims and moves alike.
+    DriverCalls driverCalls =
+        new DriverCalls(client, namespace, new ProjectedToken(tokenFile, audience));
+    GrpcReclaimCaller caller = new GrpcReclaimCaller(driverCalls);
     OperatorRunner runner =
         OperatorRunner.start(
             client,

@@ -36,6 +36,12 @@ public interface RemoteSources {
      */
     void writeTo(Path image) throws IOException;
 
+    /**
+     * The bytes of data {@link #writeTo} received: what crossed the network (a delta's run of zeros
+     * comes as its length alone and counts none).
+     */
+    long receivedBytes();
+
     @Override
     void close();
   }

@@ -60,12 +60,20 @@ final class VolumeClones {
       }
       return spec.baseVolumeId() == null
           ? fromAnotherNode(spec, "snapshot", budget)
-          : deltaOntoBase(spec, budget);
+          : deltaOntoBase(spec, budget).volume();
     }
     Optional<VolumeRecord> origin = catalog.volume(source.id());
     return origin.isPresent()
         ? fromVolume(spec, origin.get(), budget)
         : fromAnotherNode(spec, "volume", budget);
+  }
+
+  /** {@link #create} of a volume with a base: how much came from the snapshot's node, too. */
+  DeltaCopied createDelta(VolumeSpec spec, Duration budget) {
+    Optional<SnapshotRecord> local = catalog.snapshot(spec.source().id());
+    return local.isPresent()
+        ? new DeltaCopied(fromSnapshot(spec, local.get(), budget), 0)
+        : deltaOntoBase(spec, budget);
   }
 
   private VolumeRecord fromSnapshot(VolumeSpec spec, SnapshotRecord snapshot, Duration budget) {
@@ -131,7 +139,7 @@ final class VolumeClones {
    * node was made from) applied onto a copy of the base. The base is held under its lock and must
    * be attached nowhere, so that it reads as S1 throughout; it is never written.
    */
-  private VolumeRecord deltaOntoBase(VolumeSpec spec, Duration budget) {
+  private DeltaCopied deltaOntoBase(VolumeSpec spec, Duration budget) {
     String baseId = spec.baseVolumeId();
     if (remotes == null) {
       throw CsiException.failedPrecondition(
@@ -147,13 +155,15 @@ final class VolumeClones {
         String what = "snapshot " + spec.source().id() + " on node " + copy.node();
         VolumeRecord record = assemblePulled(spec, copy, what, base, budget);
         log.info(
-            "copied {} into volume {} as the changes since {} onto volume {} in {} ms",
+            "copied {} into volume {} as the changes since {} onto volume {} in {} ms ({} bytes"
+                + " received)",
             what,
             record.id(),
             baseSnapshot,
             baseId,
-            (System.nanoTime() - started) / 1_000_000);
-        return record;
+            (System.nanoTime() - started) / 1_000_000,
+            copy.receivedBytes());
+        return new DeltaCopied(record, copy.receivedBytes());
       }
     }
   }

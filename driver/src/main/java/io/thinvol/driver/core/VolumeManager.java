@@ -21,6 +21,8 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -125,17 +127,33 @@ public final class VolumeManager {
     return capacity.imageBytes();
   }
 
+  /** The bytes the image of volume {@code volumeId} occupies on the disk. */
+  public long allocatedBytes(String volumeId) {
+    return host.stats().allocatedBytes(layout.volumeImage(volumeId));
+  }
+
   /** Creates a volume; copying its content source must fit in {@code budget}. */
   public VolumeRecord create(VolumeSpec spec, Duration budget) {
+    return onceByName(
+        spec,
+        existing -> existing,
+        () -> spec.source() == null ? createEmpty(spec) : clones.create(spec, budget));
+  }
+
+  /**
+   * What {@code make} makes, unless a volume named as {@code spec} asks exists: then that one, if
+   * it is what {@code spec} asks for, as {@code answer} makes it.
+   */
+  private <T> T onceByName(VolumeSpec spec, Function<VolumeRecord, T> answer, Supplier<T> make) {
     try (OperationLocks.Held name =
         locks.acquire(
             "name:volume:" + spec.name(), "volume name '" + spec.name() + "'", NAME_WAIT)) {
       Optional<VolumeRecord> existing = catalog.volumeByName(spec.name());
       if (existing.isPresent()) {
-        return VolumeSpecChecks.requireCompatible(existing.get(), spec);
+        return answer.apply(VolumeSpecChecks.requireCompatible(existing.get(), spec));
       }
       VolumeSpecChecks.requireMakeable(spec, host.filesystemTools());
-      return spec.source() == null ? createEmpty(spec) : clones.create(spec, budget);
+      return make.get();
     }
   }
 
@@ -146,7 +164,7 @@ public final class VolumeManager {
    * size where that is larger). {@code claim} replaces the base's claim parameters: the claim the
    * snapshot's node sends it for.
    */
-  public VolumeRecord createFromDelta(
+  public DeltaCopied createFromDelta(
       String name, String snapshotId, String baseId, Map<String, String> claim, Duration budget) {
     VolumeRecord base = DeltaBases.require(catalog, host, layout, config.nodeId(), baseId);
     Map<String, String> parameters = new TreeMap<>(base.parameters());
@@ -162,7 +180,8 @@ public final class VolumeManager {
             parameters,
             IoMode.parse(base.ioMode()).orElse(IoMode.BUFFERED),
             baseId);
-    return create(spec, budget);
+    return onceByName(
+        spec, existing -> new DeltaCopied(existing, 0), () -> clones.createDelta(spec, budget));
   }
 
   private VolumeRecord createEmpty(VolumeSpec spec) {

@@ -1,12 +1,15 @@
 package io.thinvol.driver.csi;
 
 import io.grpc.stub.StreamObserver;
+import io.thinvol.driver.core.DeltaCopied;
 import io.thinvol.driver.core.VolumeManager;
 import io.thinvol.driver.peer.copy.PeerPuller;
 import io.thinvol.driver.store.VolumeRecord;
 import io.thinvol.peer.v1.CopyInRequest;
 import io.thinvol.peer.v1.CopyInResponse;
 import io.thinvol.peer.v1.MoveCopyGrpc;
+import io.thinvol.peer.v1.SpaceRequest;
+import io.thinvol.peer.v1.SpaceResponse;
 import java.time.Duration;
 import java.util.Map;
 
@@ -15,7 +18,8 @@ import java.util.Map;
  * (whose interceptor admits the allowed ServiceAccounts, the operator's, and not the peers): a new
  * volume holding a snapshot of another node, pulled as the changes since the snapshot a volume of
  * this node was made from. It is a CreateVolume in all but its entry: idempotent by name, assembled
- * privately and published only once the whole result reads as the snapshot.
+ * privately and published only once the whole result reads as the snapshot. And a volume's space,
+ * by which the move follows its pre-copy.
  */
 public final class MoveCopyService extends MoveCopyGrpc.MoveCopyImplBase {
 
@@ -41,7 +45,7 @@ public final class MoveCopyService extends MoveCopyGrpc.MoveCopyImplBase {
     String base = Requests.volumeId(request.getBaseVolumeId());
     Requests.requirePresent(request.getClaimNamespace(), "claim_namespace");
     Requests.requirePresent(request.getClaimName(), "claim_name");
-    VolumeRecord made =
+    DeltaCopied made =
         volumes.createFromDelta(
             name,
             snapshot,
@@ -53,10 +57,24 @@ public final class MoveCopyService extends MoveCopyGrpc.MoveCopyImplBase {
                 request.getClaimName()),
             Rpc.remaining(COPY_LIMIT));
     return CopyInResponse.newBuilder()
-        .setVolumeId(made.id())
-        .setSizeBytes(made.sizeBytes())
+        .setVolumeId(made.volume().id())
+        .setSizeBytes(made.volume().sizeBytes())
         .setBaseSnapshotId(
             volumes.catalog().volume(base).map(b -> b.contentSource().id()).orElse(""))
+        .setDeltaBytes(made.receivedBytes())
+        .build();
+  }
+
+  @Override
+  public void space(SpaceRequest request, StreamObserver<SpaceResponse> observer) {
+    Rpc.unary("MoveCopy.Space", request.getVolumeId(), observer, () -> space(request));
+  }
+
+  private SpaceResponse space(SpaceRequest request) {
+    VolumeRecord volume = volumes.requireVolume(Requests.volumeId(request.getVolumeId()));
+    return SpaceResponse.newBuilder()
+        .setSizeBytes(volume.sizeBytes())
+        .setAllocatedBytes(volumes.allocatedBytes(volume.id()))
         .build();
   }
 }

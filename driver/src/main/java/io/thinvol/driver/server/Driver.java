@@ -40,6 +40,7 @@ import io.thinvol.driver.metrics.Metrics;
 import io.thinvol.driver.metrics.MetricsInterceptor;
 import io.thinvol.driver.peer.Lazy;
 import io.thinvol.driver.peer.ModifyForwarding;
+import io.thinvol.driver.peer.PeerLookup;
 import io.thinvol.driver.peer.copy.ClaimSources;
 import io.thinvol.driver.peer.copy.PeerPuller;
 import io.thinvol.driver.store.Catalog;
@@ -137,16 +138,13 @@ public final class Driver implements AutoCloseable {
     OperationLocks locks = new OperationLocks();
     // The API client is built on the first call that needs it: a driver that never asks never pays.
     Supplier<ApiServer> api = new Lazy<>(ApiServer::fromEnvironment);
+    PeerLookup lookup =
+        peers.forwards()
+            ? PeerLookup.of(config, peers, addons.tlsCertificate(), addons.port(), api)
+            : null;
     VolumeManager volumes =
         new VolumeManager(
-            config,
-            layout,
-            catalog,
-            host,
-            locks,
-            peers.forwards()
-                ? PeerPuller.of(config, peers, addons.tlsCertificate(), addons.port(), api)
-                : null);
+            config, layout, catalog, host, locks, lookup == null ? null : new PeerPuller(lookup));
     volumes.recover();
     GroupSnapshots groups = volumes.groupSnapshots(groupCatalog);
     groups.recover();
@@ -183,10 +181,7 @@ public final class Driver implements AutoCloseable {
                       config,
                       volumes,
                       health,
-                      peers.forwards()
-                          ? ModifyForwarding.of(
-                              config, peers, addons.tlsCertificate(), addons.port(), api)
-                          : null),
+                      lookup == null ? null : new ModifyForwarding(lookup)),
                   new GroupControllerService(groups),
                   new NodeService(config, node, health),
                   new SnapshotMetadataService(

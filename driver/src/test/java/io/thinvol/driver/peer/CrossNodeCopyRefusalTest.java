@@ -103,9 +103,7 @@ class CrossNodeCopyRefusalTest {
         Status.Code.PERMISSION_DENIED,
         () -> read(nodes.tokenOf(PeerDrivers.NAMESPACE + ":intruder"), ofNamed));
     // The operator may reclaim space on this port, never read a volume.
-    assertCode(
-        Status.Code.PERMISSION_DENIED,
-        () -> read(nodes.tokenOf(PeerDrivers.NAMESPACE + ":thinvol-operator"), ofNamed));
+    assertCode(Status.Code.PERMISSION_DENIED, () -> read(nodes.operatorToken(), ofNamed));
     assertThat(
             message(
                 assertCode(

@@ -12,13 +12,10 @@ import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.grpc.Status;
 import io.thinvol.driver.client.Capabilities;
-import io.thinvol.driver.client.CsiClient;
-import io.thinvol.driver.host.FileStats;
-import io.thinvol.driver.host.ProcessCommandRunner;
 import io.thinvol.driver.preflight.DataFiles;
 import java.nio.file.Path;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -36,89 +33,81 @@ class CrossNodeCopyTest {
 
   KubernetesMockServer server;
 
-  private PeerDrivers nodes;
-  private NodeVolumes volumes;
-  private CopySources sources;
-  private final FileStats stats = new FileStats(new ProcessCommandRunner());
+  @AutoClose private TwoNodeCluster cluster;
 
   @BeforeEach
   void start() throws Exception {
-    nodes = new PeerDrivers(server);
-    volumes = new NodeVolumes(nodes, EXT4);
-    nodes.servePodList();
-    sources = new CopySources(server);
-  }
-
-  @AfterEach
-  void stop() throws Exception {
-    if (nodes != null) {
-      nodes.close();
-    }
+    cluster = new TwoNodeCluster(server, EXT4);
   }
 
   @Test
   void aCloneOfAVolumeOnNodeAHoldsItsDataOnNodeBAndOnlyItsAllocatedBytes() throws Exception {
-    String origin = csi("node-a").createVolume("origin", 256 * MIB, EXT4, null);
-    nodes.persistentVolumes(Map.of(origin, "node-a"));
-    Path file = volumes.stageAndPublish("node-a", origin).resolve("data.bin");
+    String origin = cluster.csi("node-a").createVolume("origin", 256 * MIB, EXT4, null);
+    cluster.nodes.persistentVolumes(Map.of(origin, "node-a"));
+    Path file = cluster.volumes.stageAndPublish("node-a", origin).resolve("data.bin");
     String data = DataFiles.writeRandom(file, 24 * MIB);
-    volumes.unpublishAndUnstage("node-a", origin);
-    sources.cloneOf("cold", "origin", origin);
-    sources.cloneOf("hot", "origin", origin);
+    cluster.volumes.unpublishAndUnstage("node-a", origin);
+    cluster.sources.cloneOf("cold", "origin", origin);
+    cluster.sources.cloneOf("hot", "origin", origin);
 
     // Not staged on node-a: read in place under the volume's lock, which is released after.
     String cold = create("node-b", "cold", volumeSource(origin), "cold");
-    assertThat(DataFiles.sha256(volumes.stageAndPublish("node-a", origin).resolve("data.bin")))
+    assertThat(
+            DataFiles.sha256(cluster.volumes.stageAndPublish("node-a", origin).resolve("data.bin")))
         .isEqualTo(data);
     // Staged and published on node-a: copied frozen, as a local clone is, then sent.
     String hot = create("node-b", "hot", volumeSource(origin), "hot");
-    long allocatedOnA = stats.allocatedBytes(nodes.image("node-a", origin));
+    long allocatedOnA = cluster.allocated(cluster.nodes.image("node-a", origin));
     for (String clone : new String[] {cold, hot}) {
-      long allocatedOnB = stats.allocatedBytes(nodes.image("node-b", clone));
+      long allocatedOnB = cluster.allocated(cluster.nodes.image("node-b", clone));
       assertThat(allocatedOnB).isLessThanOrEqualTo((long) (allocatedOnA * 1.02));
       assertThat(allocatedOnB).isGreaterThan(24 * MIB);
-      assertThat(DataFiles.sha256(volumes.stageAndPublish("node-b", clone).resolve("data.bin")))
+      assertThat(
+              DataFiles.sha256(
+                  cluster.volumes.stageAndPublish("node-b", clone).resolve("data.bin")))
           .isEqualTo(data);
-      volumes.unpublishAndUnstage("node-b", clone);
+      cluster.volumes.unpublishAndUnstage("node-b", clone);
     }
 
     // The same request again is the same volume; nothing else was made.
     assertThat(create("node-b", "hot", volumeSource(origin), "hot")).isEqualTo(hot);
-    assertThat(volumes.entries("node-b", "volumes")).containsExactlyInAnyOrder(cold, hot);
-    volumes.unpublishAndUnstage("node-a", origin);
+    assertThat(cluster.volumes.entries("node-b", "volumes")).containsExactlyInAnyOrder(cold, hot);
+    cluster.volumes.unpublishAndUnstage("node-a", origin);
     // Nothing of the temporary copy is left on node-a.
-    assertThat(volumes.entries("node-a", "snapshots")).isEmpty();
+    assertThat(cluster.volumes.entries("node-a", "snapshots")).isEmpty();
   }
 
   @Test
   void aRestoreOnNodeBOfASnapshotTakenOnNodeAHoldsTheSnapshotsDataAndItsHoles() throws Exception {
-    String origin = csi("node-a").createVolume("origin", 512 * MIB, EXT4, null);
-    Path file = volumes.stageAndPublish("node-a", origin).resolve("data.bin");
+    String origin = cluster.csi("node-a").createVolume("origin", 512 * MIB, EXT4, null);
+    Path file = cluster.volumes.stageAndPublish("node-a", origin).resolve("data.bin");
     String data = DataFiles.writeRandom(file, 16 * MIB);
-    String snapshot = csi("node-a").createSnapshot("snap", origin);
+    String snapshot = cluster.csi("node-a").createSnapshot("snap", origin);
     DataFiles.writeRandom(file, 16 * MIB); // after the snapshot: not in the restore
-    volumes.unpublishAndUnstage("node-a", origin);
-    sources.restoreOf("restored", "snap", snapshot);
+    cluster.volumes.unpublishAndUnstage("node-a", origin);
+    cluster.sources.restoreOf("restored", "snap", snapshot);
 
     String restored = create("node-b", "restored", snapshotSource(snapshot), "restored");
-    long allocatedOnA = stats.allocatedBytes(snapshotImage("node-a", snapshot));
-    long allocatedOnB = stats.allocatedBytes(nodes.image("node-b", restored));
+    long allocatedOnA = cluster.allocated(cluster.snapshotImage("node-a", snapshot));
+    long allocatedOnB = cluster.allocated(cluster.nodes.image("node-b", restored));
     assertThat(allocatedOnB).isLessThanOrEqualTo((long) (allocatedOnA * 1.02));
     assertThat(allocatedOnB).isLessThan(512 * MIB / 4); // holes stayed holes
-    assertThat(DataFiles.sha256(volumes.stageAndPublish("node-b", restored).resolve("data.bin")))
+    assertThat(
+            DataFiles.sha256(
+                cluster.volumes.stageAndPublish("node-b", restored).resolve("data.bin")))
         .isEqualTo(data);
-    volumes.unpublishAndUnstage("node-b", restored);
+    cluster.volumes.unpublishAndUnstage("node-b", restored);
   }
 
   @Test
   void aSourceNoNodeHoldsIsNotFoundAndAPeerThatIsDownIsUnavailableNamingItsNode() throws Exception {
-    String origin = csi("node-a").createVolume("origin", 64 * MIB, EXT4, null);
-    String snapshot = csi("node-a").createSnapshot("snap", origin);
-    nodes.persistentVolumes(Map.of(origin, "node-a"));
-    sources.cloneOf("clone", "origin", origin);
-    sources.restoreOf("restored", "snap", snapshot);
+    String origin = cluster.csi("node-a").createVolume("origin", 64 * MIB, EXT4, null);
+    String snapshot = cluster.csi("node-a").createSnapshot("snap", origin);
+    cluster.nodes.persistentVolumes(Map.of(origin, "node-a"));
+    cluster.sources.cloneOf("clone", "origin", origin);
+    cluster.sources.restoreOf("restored", "snap", snapshot);
     String unknown = "snap-0123456789abcdef0123456789abcdef";
-    sources.restoreOf("nowhere", "gone", unknown);
+    cluster.sources.restoreOf("nowhere", "gone", unknown);
 
     assertThat(
             message(
@@ -128,7 +117,7 @@ class CrossNodeCopyTest {
         .contains(unknown)
         .contains("any node");
 
-    nodes.stop("node-a");
+    cluster.nodes.stop("node-a");
     assertThat(
             message(
                 assertCode(
@@ -141,15 +130,16 @@ class CrossNodeCopyTest {
                     Status.Code.UNAVAILABLE,
                     () -> create("node-b", "restored", snapshotSource(snapshot), "restored"))))
         .contains("node node-a");
-    assertThat(volumes.entries("node-b", "volumes")).isEmpty();
+    assertThat(cluster.volumes.entries("node-b", "volumes")).isEmpty();
 
-    nodes.start("node-a"); // the provisioner's retry succeeds once the peer is back
+    cluster.nodes.start("node-a"); // the provisioner's retry succeeds once the peer is back
     String restored = create("node-b", "restored", snapshotSource(snapshot), "restored");
-    assertThat(volumes.entries("node-b", "volumes")).containsExactly(restored);
+    assertThat(cluster.volumes.entries("node-b", "volumes")).containsExactly(restored);
   }
 
   private String create(String node, String name, VolumeContentSource source, String claim) {
-    return csi(node)
+    return cluster
+        .csi(node)
         .controller()
         .createVolume(
             CreateVolumeRequest.newBuilder()
@@ -173,13 +163,5 @@ class CrossNodeCopyTest {
     return VolumeContentSource.newBuilder()
         .setSnapshot(VolumeContentSource.SnapshotSource.newBuilder().setSnapshotId(id))
         .build();
-  }
-
-  private Path snapshotImage(String node, String snapshot) {
-    return nodes.dir(node).resolve("data/snapshots").resolve(snapshot).resolve("disk.img");
-  }
-
-  private CsiClient csi(String node) {
-    return nodes.driver(node).csi();
   }
 }

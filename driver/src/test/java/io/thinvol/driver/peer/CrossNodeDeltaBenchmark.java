@@ -78,7 +78,7 @@ public final class CrossNodeDeltaBenchmark {
           CHANGES * CHANGE);
       String s2 = a.createSnapshot("s2", origin);
       sources.restoreOf("moved", "s2", s2);
-      String operator = nodes.tokenOf(PeerDrivers.NAMESPACE + ":thinvol-operator");
+      String operator = nodes.operatorToken();
       started = System.nanoTime();
       CopyInResponse moved = MoveCopyCalls.copyIn(nodes, operator, "moved", s2, base, "moved");
       long cutNanos = System.nanoTime() - started;

@@ -15,6 +15,7 @@ import io.thinvol.driver.client.Capabilities;
 import io.thinvol.driver.client.CsiClient;
 import io.thinvol.driver.preflight.DataFiles;
 import io.thinvol.peer.v1.CopyInResponse;
+import io.thinvol.peer.v1.SpaceResponse;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,7 +30,8 @@ import org.junit.jupiter.api.Test;
  * What a delta copy-in refuses, and how it fails: only the operator's account may ask for one; the
  * base must be a volume of node-b made from a snapshot, attached nowhere and unchanged since;
  * node-a must hold the base's snapshot, of the same volume as the one asked for, and the claim must
- * ask for that one. A sender that dies mid-stream leaves node-b's base as it was and nothing new.
+ * ask for that one. A sender that dies mid-stream leaves node-b's base as it was and nothing new. A
+ * volume's space is the operator's to ask too, of the node that holds it.
  */
 @EnableKubernetesMockClient(https = false)
 class CrossNodeDeltaRefusalTest {
@@ -69,7 +71,7 @@ class CrossNodeDeltaRefusalTest {
     sources.restoreOf("wrong", "of-other", ofOther);
     String base = volumes.restore("node-b", "pre", s1);
     String empty = csi("node-b").createVolume("empty", 64 * MIB, EXT4, null);
-    String operator = nodes.tokenOf(PeerDrivers.NAMESPACE + ":thinvol-operator");
+    String operator = nodes.operatorToken();
 
     assertCode(Status.Code.UNAUTHENTICATED, () -> copyIn(null, s2, base, "moved"));
     // The peers pull from each other; they do not make each other pull.
@@ -119,6 +121,30 @@ class CrossNodeDeltaRefusalTest {
   }
 
   @Test
+  void aVolumesSpaceIsTheOperatorsToAskAndOnlyOfTheNodeThatHoldsIt() throws Exception {
+    nodes = new PeerDrivers(server);
+    String origin = csi("node-a").createVolume("origin", 64 * MIB, EXT4, null);
+    String operator = nodes.operatorToken();
+
+    assertThat(space(operator, "node-a", origin).getSizeBytes()).isEqualTo(64 * MIB);
+    assertCode(Status.Code.UNAUTHENTICATED, () -> space(null, "node-a", origin));
+    assertCode(Status.Code.PERMISSION_DENIED, () -> space(nodes.nodeToken(), "node-a", origin));
+    assertCode(
+        Status.Code.PERMISSION_DENIED,
+        () -> space(nodes.tokenOf(PeerDrivers.NAMESPACE + ":intruder"), "node-a", origin));
+    // Only the node that holds a volume answers for it; no node asks another.
+    assertThat(message(assertCode(Status.Code.NOT_FOUND, () -> space(operator, "node-b", origin))))
+        .contains("volume " + origin + " does not exist on node node-b");
+    assertCode(
+        Status.Code.NOT_FOUND,
+        () -> space(operator, "node-a", "vol-0123456789abcdef0123456789abcdef"));
+    assertCode(Status.Code.NOT_FOUND, () -> space(operator, "node-a", "../origin"));
+    assertThat(
+            message(assertCode(Status.Code.INVALID_ARGUMENT, () -> space(operator, "node-a", ""))))
+        .contains("volume_id is required");
+  }
+
+  @Test
   void aSenderKilledMidStreamLeavesTheBaseAsItWasAndNothingNew() throws Exception {
     nodes = new PeerDrivers(server, List.of("node-b"));
     int port;
@@ -137,7 +163,7 @@ class CrossNodeDeltaRefusalTest {
     String base = localRestore(snapshot);
     String baseSum = DataFiles.sha256(nodes.image("node-b", base));
     String remote = "snap-0123456789abcdef0123456789abcdef";
-    String operator = nodes.tokenOf(PeerDrivers.NAMESPACE + ":thinvol-operator");
+    String operator = nodes.operatorToken();
 
     CompletableFuture<CopyInResponse> copy =
         CompletableFuture.supplyAsync(() -> uncheckedCopyIn(operator, remote, base));
@@ -184,6 +210,10 @@ class CrossNodeDeltaRefusalTest {
   private CopyInResponse copyIn(String token, String snapshot, String base, String claim)
       throws Exception {
     return MoveCopyCalls.copyIn(nodes, token, "moved", snapshot, base, claim);
+  }
+
+  private SpaceResponse space(String token, String node, String volumeId) throws Exception {
+    return MoveCopyCalls.space(nodes, token, node, volumeId);
   }
 
   private CopyInResponse uncheckedCopyIn(String token, String snapshot, String base) {

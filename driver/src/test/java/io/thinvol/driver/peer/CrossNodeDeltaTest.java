@@ -6,17 +6,17 @@ import csi.v1.VolumeCapability;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.thinvol.driver.client.Capabilities;
-import io.thinvol.driver.host.FileStats;
 import io.thinvol.driver.host.ImageExtents;
 import io.thinvol.driver.host.ImageExtents.PhysicalExtent;
 import io.thinvol.driver.host.ProcessCommandRunner;
 import io.thinvol.driver.preflight.DataFiles;
 import io.thinvol.peer.v1.CopyInResponse;
+import io.thinvol.peer.v1.SpaceResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -36,38 +36,32 @@ class CrossNodeDeltaTest {
 
   KubernetesMockServer server;
 
-  private PeerDrivers nodes;
-  private NodeVolumes volumes;
-  private CopySources sources;
-  private final FileStats stats = new FileStats(new ProcessCommandRunner());
+  @AutoClose private TwoNodeCluster cluster;
 
   @BeforeEach
   void start() throws Exception {
-    nodes = new PeerDrivers(server);
-    volumes = new NodeVolumes(nodes, EXT4);
-    nodes.servePodList();
-    sources = new CopySources(server);
-  }
-
-  @AfterEach
-  void stop() throws Exception {
-    if (nodes != null) {
-      nodes.close();
-    }
+    cluster = new TwoNodeCluster(server, EXT4);
   }
 
   @Test
   void theChangesSinceAPulledSnapshotMakeTheNewSnapshotOnNodeBWithHolesWhereNodeATrimmed()
       throws Exception {
-    String origin = csi("node-a").createVolume("origin", 256 * MIB, EXT4, null);
-    Path mount = volumes.stageAndPublish("node-a", origin);
+    String origin = cluster.csi("node-a").createVolume("origin", 256 * MIB, EXT4, null);
+    Path mount = cluster.volumes.stageAndPublish("node-a", origin);
     DataFiles.writeRandom(mount.resolve("kept.bin"), 24 * MIB);
     DataFiles.writeRandom(mount.resolve("gone.bin"), 16 * MIB);
-    String s1 = csi("node-a").createSnapshot("s1", origin);
-    sources.restoreOf("pre", "s1", s1);
-    String base = volumes.restore("node-b", "pre", s1);
-    String baseSum = DataFiles.sha256(nodes.image("node-b", base));
-    assertThat(baseSum).isEqualTo(DataFiles.sha256(snapshotImage(s1)));
+    String s1 = cluster.csi("node-a").createSnapshot("s1", origin);
+    cluster.sources.restoreOf("pre", "s1", s1);
+    String base = cluster.volumes.restore("node-b", "pre", s1);
+    String baseSum = DataFiles.sha256(cluster.nodes.image("node-b", base));
+    assertThat(baseSum).isEqualTo(DataFiles.sha256(cluster.snapshotImage("node-a", s1)));
+    // What the move follows its pre-copy by: the base holds the data of S1, not its size.
+    SpaceResponse preCopied = space("node-b", base);
+    assertThat(preCopied.getSizeBytes()).isEqualTo(256 * MIB);
+    assertThat(preCopied.getAllocatedBytes())
+        .isEqualTo(cluster.allocated(cluster.nodes.image("node-b", base)))
+        .isBetween(
+            24 * MIB, (long) (cluster.allocated(cluster.snapshotImage("node-a", s1)) * 1.02));
 
     // After the pre-copy: 16 MiB written, a file deleted and its blocks trimmed.
     DataFiles.writeRandom(mount.resolve("changed.bin"), 16 * MIB);
@@ -76,21 +70,26 @@ class CrossNodeDeltaTest {
     // Committed first: ext4 trims only blocks whose freeing its journal has committed.
     new ProcessCommandRunner().run(Duration.ofSeconds(60), List.of("sync", "-f", mount.toString()));
     new ProcessCommandRunner().run(Duration.ofSeconds(60), List.of("fstrim", mount.toString()));
-    String s2 = csi("node-a").createSnapshot("s2", origin);
-    volumes.unpublishAndUnstage("node-a", origin);
-    sources.restoreOf("moved", "s2", s2);
+    String s2 = cluster.csi("node-a").createSnapshot("s2", origin);
+    cluster.volumes.unpublishAndUnstage("node-a", origin);
+    cluster.sources.restoreOf("moved", "s2", s2);
 
     long sent;
     CopyInResponse moved;
-    try (ByteCountingProxy relay = new ByteCountingProxy(nodes.port("node-a"))) {
-      nodes.standIn("node-a", relay.port());
-      moved = MoveCopyCalls.copyIn(nodes, operatorToken(), "moved", s2, base, "moved");
+    try (ByteCountingProxy relay = new ByteCountingProxy(cluster.nodes.port("node-a"))) {
+      cluster.nodes.standIn("node-a", relay.port());
+      moved =
+          MoveCopyCalls.copyIn(
+              cluster.nodes, cluster.nodes.operatorToken(), "moved", s2, base, "moved");
       sent = relay.takeBytesFromTarget();
     }
 
-    Path result = nodes.image("node-b", moved.getVolumeId());
+    Path result = cluster.nodes.image("node-b", moved.getVolumeId());
     assertThat(moved.getBaseSnapshotId()).isEqualTo(s1);
-    assertThat(DataFiles.sha256(result)).isEqualTo(DataFiles.sha256(snapshotImage(s2)));
+    // What it received of the changes: their data, not the holes node-a trimmed (sent as lengths).
+    assertThat(moved.getDeltaBytes()).isBetween(16 * MIB, sent);
+    assertThat(DataFiles.sha256(result))
+        .isEqualTo(DataFiles.sha256(cluster.snapshotImage("node-a", s2)));
     // Only the changes crossed: the 16 MiB written, and the filesystem's own few blocks.
     assertThat(sent).isBetween(16 * MIB, (long) (16 * MIB * 1.05) + 512 * 1024);
     // What node-a trimmed is a hole on node-b too, not zeros written; the base is untouched.
@@ -106,14 +105,23 @@ class CrossNodeDeltaTest {
             .isTrue();
       }
     }
-    assertThat(stats.allocatedBytes(result))
-        .isLessThanOrEqualTo(stats.allocatedBytes(snapshotImage(s2)) + MIB);
-    assertThat(DataFiles.sha256(nodes.image("node-b", base))).isEqualTo(baseSum);
+    assertThat(cluster.allocated(result))
+        .isLessThanOrEqualTo(cluster.allocated(cluster.snapshotImage("node-a", s2)) + MIB);
+    assertThat(space("node-b", moved.getVolumeId()))
+        .isEqualTo(
+            SpaceResponse.newBuilder()
+                .setSizeBytes(moved.getSizeBytes())
+                .setAllocatedBytes(cluster.allocated(result))
+                .build());
+    assertThat(DataFiles.sha256(cluster.nodes.image("node-b", base))).isEqualTo(baseSum);
 
-    // The same call again is the same volume; the result is a base for the next cut-over.
-    assertThat(MoveCopyCalls.copyIn(nodes, operatorToken(), "moved", s2, base, "moved"))
-        .isEqualTo(moved);
-    assertThat(volumes.entries("node-b", "volumes"))
+    // The same call again is the same volume, nothing pulled; the result is a base for the next
+    // cut-over.
+    assertThat(
+            MoveCopyCalls.copyIn(
+                cluster.nodes, cluster.nodes.operatorToken(), "moved", s2, base, "moved"))
+        .isEqualTo(moved.toBuilder().setDeltaBytes(0).build());
+    assertThat(cluster.volumes.entries("node-b", "volumes"))
         .containsExactlyInAnyOrder(base, moved.getVolumeId());
   }
 
@@ -124,15 +132,7 @@ class CrossNodeDeltaTest {
     }
   }
 
-  private String operatorToken() {
-    return nodes.tokenOf(PeerDrivers.NAMESPACE + ":thinvol-operator");
-  }
-
-  private Path snapshotImage(String snapshot) {
-    return nodes.dir("node-a").resolve("data/snapshots").resolve(snapshot).resolve("disk.img");
-  }
-
-  private io.thinvol.driver.client.CsiClient csi(String node) {
-    return nodes.driver(node).csi();
+  private SpaceResponse space(String node, String volumeId) throws Exception {
+    return MoveCopyCalls.space(cluster.nodes, cluster.nodes.operatorToken(), node, volumeId);
   }
 }

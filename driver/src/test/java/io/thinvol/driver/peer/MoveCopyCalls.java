@@ -4,8 +4,10 @@ import io.grpc.ManagedChannel;
 import io.thinvol.peer.v1.CopyInRequest;
 import io.thinvol.peer.v1.CopyInResponse;
 import io.thinvol.peer.v1.MoveCopyGrpc;
+import io.thinvol.peer.v1.SpaceRequest;
+import io.thinvol.peer.v1.SpaceResponse;
 
-/** MoveCopy/CopyIn on a node's TLS port, as the operator's VolumeMove cut-over would call it. */
+/** MoveCopy on a node's TLS port, as the operator's VolumeMove would call it. */
 final class MoveCopyCalls {
 
   private MoveCopyCalls() {}
@@ -25,6 +27,18 @@ final class MoveCopyCalls {
                   .setClaimNamespace(CopySources.NAMESPACE)
                   .setClaimName(claim)
                   .build());
+    } finally {
+      channel.shutdownNow();
+    }
+  }
+
+  /** What {@code node} holds of volume {@code volumeId}. */
+  static SpaceResponse space(PeerDrivers nodes, String token, String node, String volumeId)
+      throws Exception {
+    ManagedChannel channel = TlsPort.channel(nodes, node, token);
+    try {
+      return MoveCopyGrpc.newBlockingStub(channel)
+          .space(SpaceRequest.newBuilder().setVolumeId(volumeId).build());
     } finally {
       channel.shutdownNow();
     }

@@ -90,6 +90,11 @@ final class PeerDrivers implements AutoCloseable {
         "system:serviceaccount:" + account);
   }
 
+  /** A token the cluster issued to the operator's ServiceAccount, the one the TLS port allows. */
+  String operatorToken() {
+    return tokenOf(NAMESPACE + ":thinvol-operator");
+  }
+
   /** Shaped like a node token for the addons audience, but not one the cluster issued. */
   String forgedToken() {
     return tokens.forged(AddonsConfig.DEFAULT_TOKEN_AUDIENCE);

@@ -1,25 +1,19 @@
 package io.thinvol.driver.peer.copy;
 
 import io.grpc.Status;
-import io.thinvol.driver.config.DriverConfig;
-import io.thinvol.driver.config.PeerConfig;
 import io.thinvol.driver.core.CsiException;
 import io.thinvol.driver.core.RemoteSources;
-import io.thinvol.driver.kube.ApiServer;
 import io.thinvol.driver.peer.DriverPods;
-import io.thinvol.driver.peer.PeerClient;
 import io.thinvol.driver.peer.PeerEndpoint;
-import io.thinvol.driver.peer.VolumeNodes;
+import io.thinvol.driver.peer.PeerLookup;
 import io.thinvol.driver.store.ContentSource;
 import io.thinvol.peer.v1.PullRequest;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,33 +32,10 @@ public final class PeerPuller implements RemoteSources {
   public static final String CLAIM_NAME = "csi.storage.k8s.io/pvc/name";
   private static final Logger log = LoggerFactory.getLogger(PeerPuller.class);
 
-  private final String nodeId;
-  private final VolumeNodes volumeNodes;
-  private final DriverPods pods;
-  private final PeerClient client;
+  private final PeerLookup peers;
 
-  PeerPuller(String nodeId, VolumeNodes volumeNodes, DriverPods pods, PeerClient client) {
-    this.nodeId = nodeId;
-    this.volumeNodes = volumeNodes;
-    this.pods = pods;
-    this.client = client;
-  }
-
-  /**
-   * @param certificate the CSI-Addons certificate all driver pods present
-   * @param addonsPort this driver's TLS port, assumed for a peer pod that names none
-   */
-  public static PeerPuller of(
-      DriverConfig config,
-      PeerConfig peers,
-      Path certificate,
-      int addonsPort,
-      Supplier<ApiServer> api) {
-    return new PeerPuller(
-        config.nodeId(),
-        new VolumeNodes(api, config.driverName()),
-        new DriverPods(api, peers.podNamespace(), peers.podSelector(), addonsPort),
-        new PeerClient(certificate, peers.tokenFile()));
+  public PeerPuller(PeerLookup peers) {
+    this.peers = peers;
   }
 
   @Override
@@ -81,7 +52,7 @@ public final class PeerPuller implements RemoteSources {
           "%s does not exist on node %s; a copy from another node is sent only for a claim that"
               + " names it, and this request names no claim (%s, %s: the external-provisioner's"
               + " --extra-create-metadata)",
-          what, nodeId, CLAIM_NAMESPACE, CLAIM_NAME);
+          what, peers.nodeId(), CLAIM_NAMESPACE, CLAIM_NAME);
     }
     PullRequest.Builder request =
         PullRequest.newBuilder().setClaimNamespace(claimNamespace).setClaimName(claimName);
@@ -89,28 +60,21 @@ public final class PeerPuller implements RemoteSources {
     Set<String> unreachable = new TreeSet<>();
     if (source.kind() == ContentSource.Kind.VOLUME) {
       request.setVolumeId(source.id());
-      String node = volumeNodes.nodeOf(source.id());
-      if (node.equals(nodeId)) {
-        volumeNodes.forget(source.id());
-        throw CsiException.notFound(
-            "%s does not exist on node %s, although its PersistentVolume places it here",
-            what, nodeId);
-      }
-      candidates.add(pods.on(node));
+      candidates.add(peers.holderOf(source.id()));
     } else {
       request.setSnapshotId(source.id());
       if (baseSnapshotId != null) {
         request.setBaseSnapshotId(baseSnapshotId);
       }
-      DriverPods.Peers peers = pods.all(nodeId);
-      candidates.addAll(peers.ready());
-      peers
+      DriverPods.Peers others = peers.others();
+      candidates.addAll(others.ready());
+      others
           .notReady()
           .forEach(node -> unreachable.add("node " + node + ": its driver pod is not ready"));
     }
     for (PeerEndpoint peer : candidates) {
       try {
-        PulledCopy copy = PulledCopy.start(client, peer, request.build(), budget);
+        PulledCopy copy = PulledCopy.start(peers.client(), peer, request.build(), budget);
         log.info(
             "copying {} from {}{}",
             what,
@@ -120,7 +84,7 @@ public final class PeerPuller implements RemoteSources {
       } catch (CsiException e) {
         if (e.code() == Status.Code.NOT_FOUND) {
           if (source.kind() == ContentSource.Kind.VOLUME) {
-            volumeNodes.forget(source.id());
+            peers.forget(source.id());
           }
           continue;
         }
@@ -135,14 +99,14 @@ public final class PeerPuller implements RemoteSources {
           Status.Code.UNAVAILABLE,
           what
               + " is not on node "
-              + nodeId
+              + peers.nodeId()
               + " and these nodes, which may hold it, cannot be"
               + " asked now: "
               + String.join("; ", unreachable));
     }
     throw CsiException.notFound(
         "%s does not exist on any node (asked %s and %s)",
-        what, nodeId, candidates.stream().map(PeerEndpoint::node).sorted().toList());
+        what, peers.nodeId(), candidates.stream().map(PeerEndpoint::node).sorted().toList());
   }
 
   private static String describe(ContentSource source) {

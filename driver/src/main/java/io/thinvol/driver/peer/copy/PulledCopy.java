@@ -44,6 +44,7 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
   private final Iterator<PullChunk> chunks;
   private final SourceImage description;
   private final boolean delta;
+  private long received;
 
   private PulledCopy(
       PeerEndpoint peer,
@@ -135,6 +136,7 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
               "the copy from " + peer.describe() + " ended before it was complete");
         }
         if (chunk.hasTrailer()) {
+          received = digest.bytes();
           verify(chunk.getTrailer(), digest.trailer());
           out.force(true);
           if (!delta && next(peer, chunks) != null) {
@@ -175,6 +177,11 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
         written = end;
       }
     }
+  }
+
+  @Override
+  public long receivedBytes() {
+    return received;
   }
 
   private void verify(PullTrailer theirs, PullTrailer ours) {

@@ -1,0 +1,65 @@
+package io.thinvol.addons.call;
+
+import com.google.common.util.concurrent.Futures;
+import com.google.common.util.concurrent.MoreExecutors;
+import io.thinvol.addons.resolve.DriverEndpoint;
+import io.thinvol.peer.v1.CopyInRequest;
+import io.thinvol.peer.v1.MoveCopyGrpc;
+import io.thinvol.peer.v1.SpaceRequest;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Calls driver pods' {@code thinvol.peer.v1.MoveCopy} service ({@link DriverCalls}: the channels
+ * and token of the operator's other calls to drivers).
+ */
+public final class GrpcMoveCopier implements MoveCopier {
+
+  private final DriverCalls calls;
+
+  /** Over {@code calls}, which its owner closes. */
+  public GrpcMoveCopier(DriverCalls calls) {
+    this.calls = calls;
+  }
+
+  @Override
+  public CompletableFuture<CopiedIn> copyIn(
+      DriverEndpoint target, CopyIn request, Duration timeout) {
+    CopyInRequest copy =
+        CopyInRequest.newBuilder()
+            .setName(request.name())
+            .setSnapshotId(request.snapshotId())
+            .setBaseVolumeId(request.baseVolumeId())
+            .setClaimNamespace(request.claimNamespace())
+            .setClaimName(request.claimName())
+            .build();
+    return calls.call(
+        target,
+        timeout,
+        MoveCopyGrpc::newFutureStub,
+        stub ->
+            Futures.transform(
+                stub.copyIn(copy),
+                r ->
+                    new CopiedIn(
+                        r.getVolumeId(),
+                        r.getSizeBytes(),
+                        r.getBaseSnapshotId(),
+                        r.getDeltaBytes()),
+                MoreExecutors.directExecutor()));
+  }
+
+  @Override
+  public CompletableFuture<VolumeSpace> space(
+      DriverEndpoint node, String volumeId, Duration timeout) {
+    return calls.call(
+        node,
+        timeout,
+        MoveCopyGrpc::newFutureStub,
+        stub ->
+            Futures.transform(
+                stub.space(SpaceRequest.newBuilder().setVolumeId(volumeId).build()),
+                r -> new VolumeSpace(r.getSizeBytes(), r.getAllocatedBytes()),
+                MoreExecutors.directExecutor()));
+  }
+}
