@@ -10,6 +10,7 @@ import io.thinvol.addons.AddonsSettings;
 import io.thinvol.addons.call.MoveCopier;
 import io.thinvol.addons.call.ReclaimCaller;
 import io.thinvol.api.kube.Events;
+import io.thinvol.operator.evacuate.NodeEvacuator;
 import io.thinvol.operator.health.HealthServer;
 import io.thinvol.operator.health.InformerHealth;
 import io.thinvol.operator.model.GroupSnapshotModel;
@@ -95,6 +96,7 @@ public final class OperatorRunner implements AutoCloseable {
     }
     operator.register(
         new VolumeMoveReconciler(client, settings, copier, new Events(client, clock), clock));
+    operator.register(new NodeEvacuator(client, clock));
     Addons addons =
         Addons.register(
             operator, client, AddonsSettings.defaults(settings.namespace()), caller, clock);

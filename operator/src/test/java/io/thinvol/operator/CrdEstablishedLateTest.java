@@ -40,6 +40,7 @@ class CrdEstablishedLateTest {
   @BeforeEach
   void start() {
     cluster = TestCluster.start();
+    VolumeMoveCrd.installUnlessServed(cluster); // the operator watches VolumeMoves
     cluster.namespace(TestCluster.OPERATOR_NAMESPACE);
     operatorClient = cluster.operator();
     createAndAwaitEstablished(decoy());

@@ -55,6 +55,12 @@ class RbacCoverageTest extends MockClusterTest {
               "get thinvol.io/reclaimspacecronjobs",
               "a status write re-reads the cron job on a conflict"),
           Map.entry(
+              "create thinvol.io/volumemoves",
+              "node evacuation makes a move for each volume of a node: NodeEvacuationTest"),
+          Map.entry(
+              "delete thinvol.io/volumemoves",
+              "node evacuation stopped takes back moves not cutting over: NodeEvacuationTest"),
+          Map.entry(
               "patch core/persistentvolumeclaims",
               "an annotation schedule records its last run on the claim, to make up a run missed"
                   + " while no operator ran: ScheduleTest in addons"),

@@ -8,7 +8,6 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * The Events {@code kubectl describe} shows for an object: it lists them by field selector on the
@@ -66,13 +65,18 @@ public final class DescribedEvents {
         .toList();
   }
 
+  /**
+   * kubectl's order: the last timestamp, which the server keeps to the second; an Event without one
+   * (a "new" Event) by its eventTime, kept to the microsecond.
+   */
   private static Instant time(Event event) {
-    String time =
-        Objects.requireNonNullElse(
-            event.getLastTimestamp(),
-            event.getEventTime() == null ? "" : event.getEventTime().getTime());
-    return time.isEmpty()
+    if (event.getLastTimestamp() != null && !event.getLastTimestamp().isEmpty()) {
+      return Instant.parse(event.getLastTimestamp())
+          .truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+    }
+    return event.getEventTime() == null || event.getEventTime().getTime() == null
         ? Instant.EPOCH
-        : Instant.parse(time).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        : Instant.parse(event.getEventTime().getTime())
+            .truncatedTo(java.time.temporal.ChronoUnit.MICROS);
   }
 }

@@ -41,7 +41,8 @@ final class EventAdmission {
           && !namespace.equals("kube-system")) {
         problems.add(mismatch);
       }
-      required(event, "reportingController", problems);
+      // core/v1 names the reporting controller's field reportingComponent
+      required(event, eventsApi ? "reportingController" : "reportingComponent", problems);
       required(event, "reportingInstance", problems);
       required(event, "action", problems);
       required(event, "reason", problems);

@@ -105,6 +105,16 @@ public final class StrictApiServer extends IndexedCrudDispatcher {
     current.set(what);
     unvalidated.set(user.equals(ADMIN) && "true".equals(request.getHeader(UNVALIDATED)));
     try {
+      if (what.verb().equals("delete") && what.name() != null) {
+        Optional<Refusal> conflict =
+            DeletePreconditions.refusal(
+                new String(request.getBody().getBytes(), java.nio.charset.StandardCharsets.UTF_8),
+                stored(request.getPath()),
+                what);
+        if (conflict.isPresent()) {
+          throw conflict.get();
+        }
+      }
       MockResponse response =
           what.verb().equals("list")
               ? Listing.answer(request.getPath(), super::handleGet)
@@ -206,6 +216,14 @@ public final class StrictApiServer extends IndexedCrudDispatcher {
     return stored.code() == 200
         ? new MockResponse().setResponseCode(response.code()).setBody(stored.getBody().readUtf8())
         : response;
+  }
+
+  /** The object a request's path names, as stored; null when there is none. */
+  private JsonNode stored(String pathAndQuery) {
+    MockResponse stored = super.handleGet(pathAndQuery.split("\\?", 2)[0]);
+    return stored.code() == 200
+        ? Serialization.unmarshal(stored.getBody().readUtf8(), JsonNode.class)
+        : null;
   }
 
   /** {@code /apis} and the resource lists of custom groups, as {@link CrdServing} serves them. */

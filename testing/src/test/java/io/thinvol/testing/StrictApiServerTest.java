@@ -316,6 +316,36 @@ class StrictApiServerTest {
         "ReclaimSpaceJob.thinvol.io \"old\" is invalid: spec.timeout is 6, below the minimum 60");
   }
 
+  @Test
+  void aDeleteOfAnObjectAsReadIsRefusedOnceItChanged() {
+    KubernetesClient admin = cluster.admin();
+    io.fabric8.kubernetes.api.model.Secret read =
+        admin.secrets().inNamespace("ops").resource(secret("ops", "s")).create();
+    admin
+        .secrets()
+        .inNamespace("ops")
+        .withName("s")
+        .edit(
+            changed -> {
+              changed.getMetadata().setLabels(Map.of("changed", "yes"));
+              return changed;
+            });
+    String now =
+        admin.secrets().inNamespace("ops").withName("s").get().getMetadata().getResourceVersion();
+
+    refused(
+        () -> admin.resource(read).lockResourceVersion().delete(),
+        409,
+        "Operation cannot be fulfilled on secrets \"s\": the ResourceVersion in the precondition ("
+            + read.getMetadata().getResourceVersion()
+            + ") does not match the ResourceVersion in record ("
+            + now
+            + "). The object might have been modified");
+    assertThat(admin.secrets().inNamespace("ops").withName("s").get()).isNotNull();
+    admin.secrets().inNamespace("ops").withName("s").lockResourceVersion(now).delete();
+    assertThat(admin.secrets().inNamespace("ops").withName("s").get()).isNull();
+  }
+
   private static io.fabric8.kubernetes.api.model.Secret secret(String namespace, String name) {
     return new SecretBuilder()
         .withNewMetadata()

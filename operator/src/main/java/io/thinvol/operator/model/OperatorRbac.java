@@ -94,6 +94,10 @@ public final class OperatorRbac {
     rules.add("snapshot.storage.k8s.io", "volumesnapshotcontents", "get", "list", "watch", "patch");
     rules.add(SnapshotMetadataService.GROUP, "snapshotmetadataservices", MANAGE);
     rules.add(GroupSnapshotModel.GROUP, "volumegroupsnapshotclasses", MANAGE);
+    // Node evacuation (io.thinvol.operator.evacuate): a VolumeMove for every thinvol volume of a
+    // node annotated thinvol.io/evacuate=true; those not yet cutting over are deleted when the
+    // annotation goes. (It reads nodes with the node pods' rules, which the operator holds.)
+    rules.add("thinvol.io", "volumemoves", "list", "watch", "create", "delete");
     if (openShift) {
       // The console's dashboard: one ConfigMap in openshift-config-managed, by name; create cannot
       // be limited to a name, nor (in a CSV) to another namespace.
