@@ -5,12 +5,12 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.thinvol.addons.call.DriverCalls;
+import io.thinvol.addons.call.GrpcMoveCopier;
 import io.thinvol.addons.call.GrpcReclaimCaller;
 import io.thinvol.addons.call.ProjectedToken;
 import io.thinvol.api.Durations;
 import io.thinvol.operator.model.Images;
 import io.thinvol.operator.model.Settings;
-import io.thinvol.operator.move.UnavailableMoveCopier;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
@@ -83,7 +83,7 @@ public final class OperatorMain {
             Boolean.parseBoolean(env("THINVOL_LEADER_ELECTION").orElse("true")),
             Integer.parseInt(env("THINVOL_HEALTH_PORT").orElse("8081")),
             caller,
-            new UnavailableMoveCopier(),
+            new GrpcMoveCopier(driverCalls),
             overrider -> {});
     Runtime.getRuntime()
         .addShutdownHook(
