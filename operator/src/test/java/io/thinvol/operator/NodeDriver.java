@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * One node's driver as the DaemonSet runs it, in a process of its own on this host: its own data
@@ -178,9 +179,28 @@ final class NodeDriver implements AutoCloseable {
     return stats.allocatedBytes(new DataLayout(root.resolve("data")).volumeImage(volumeId));
   }
 
-  /** Whether the node's data dir holds volume {@code volumeId}. */
-  boolean holds(String volumeId) {
-    return Files.exists(new DataLayout(root.resolve("data")).volumeImage(volumeId));
+  /** The volumes in the node's data dir (half-made ones not among them). */
+  List<String> volumes() {
+    return entries("volumes");
+  }
+
+  /** The snapshots in the node's data dir (half-made ones not among them). */
+  List<String> snapshots() {
+    return entries("snapshots");
+  }
+
+  private List<String> entries(String under) {
+    Path dir = root.resolve("data").resolve(under);
+    if (!Files.isDirectory(dir)) {
+      return List.of();
+    }
+    try (Stream<Path> list = Files.list(dir)) {
+      return list.map(p -> p.getFileName().toString())
+          .filter(name -> !name.startsWith("."))
+          .toList();
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   /** Undone before the driver stops, in reverse order of registration. */
