@@ -43,9 +43,14 @@ abstract class MoveClusterTest extends MockClusterTest {
     return copier;
   }
 
+  /** The backend's spec, as YAML from {@code spec:}; none by default. */
+  String backendSpec() {
+    return "";
+  }
+
   @BeforeEach
   void world() {
-    apply("metadata:\n  name: " + BACKEND + "\n");
+    apply("metadata:\n  name: " + BACKEND + "\n" + backendSpec());
     cluster.namespace(APPS);
     for (String node : List.of("node-a", "node-b", "node-c")) {
       client
@@ -143,6 +148,58 @@ abstract class MoveClusterTest extends MockClusterTest {
     VolumeMove move = move(name);
     return DescribedEvents.reasons(
         client, "VolumeMove", APPS, name, move == null ? null : move.getMetadata().getUid());
+  }
+
+  /** The objects a move makes for itself that still exist. */
+  int temporaries(VolumeMove move) {
+    String id = move.getMetadata().getUid().replace("-", "").substring(0, 8);
+    int count = 0;
+    for (String claim : new String[] {"-base", "-cut"}) {
+      if (client
+              .persistentVolumeClaims()
+              .inNamespace(APPS)
+              .withName("thinvol-move-" + id + claim)
+              .get()
+          != null) {
+        count++;
+      }
+    }
+    for (String snapshot : new String[] {"-pre", "-cut"}) {
+      if (client
+              .genericKubernetesResources("snapshot.storage.k8s.io/v1", "VolumeSnapshot")
+              .inNamespace(APPS)
+              .withName("thinvol-move-" + id + snapshot)
+              .get()
+          != null) {
+        count++;
+      }
+    }
+    if (client
+            .genericKubernetesResources("snapshot.storage.k8s.io/v1", "VolumeSnapshotContent")
+            .withName("thinvol-move-" + id + "-cut")
+            .get()
+        != null) {
+      count++;
+    }
+    if (client
+            .admissionRegistration()
+            .v1()
+            .validatingAdmissionPolicies()
+            .withName("thinvol-move-" + id)
+            .get()
+        != null) {
+      count++;
+    }
+    if (client
+            .admissionRegistration()
+            .v1()
+            .validatingAdmissionPolicyBindings()
+            .withName("thinvol-move-" + id)
+            .get()
+        != null) {
+      count++;
+    }
+    return count;
   }
 
   /** The cut-over's admission policy denies the operator's dry runs: no refusal. */

@@ -86,6 +86,39 @@ class RbacCoverageTest extends MockClusterTest {
               "OpenShift's console dashboard is rewritten where it differs (an upgrade's"
                   + " dashboard), as the operator's PrometheusRule is in MonitoringDeploymentTest"),
           Map.entry(
+              "get thinvol.io/volumemoves", "a move's status write re-reads it on a conflict"),
+          Map.entry("patch thinvol.io/volumemoves", "a VolumeMove's finalizer: VolumeMoveTest"),
+          Map.entry(
+              "update thinvol.io/volumemoves/status", "a VolumeMove's status: VolumeMoveTest"),
+          Map.entry(
+              "create core/persistentvolumeclaims",
+              "a VolumeMove's pre-copy and copy claims, and the moved claim re-created:"
+                  + " VolumeMoveTest"),
+          Map.entry(
+              "delete core/persistentvolumeclaims",
+              "a VolumeMove deletes the moved claim and its own claims: VolumeMoveTest"),
+          Map.entry(
+              "create snapshot.storage.k8s.io/volumesnapshots",
+              "a VolumeMove's snapshots: VolumeMoveTest"),
+          Map.entry(
+              "delete snapshot.storage.k8s.io/volumesnapshots",
+              "a VolumeMove's snapshots removed when it ends: VolumeMoveTest"),
+          Map.entry(
+              "delete snapshot.storage.k8s.io/volumesnapshotcontents",
+              "a VolumeMove's cut-over content removed when it ends: VolumeMoveTest"),
+          Map.entry(
+              "create admissionregistration.k8s.io/validatingadmissionpolicies",
+              "a VolumeMove's cut-over keeps the claim's name: VolumeMoveFailureTest"),
+          Map.entry(
+              "delete admissionregistration.k8s.io/validatingadmissionpolicies",
+              "the cut-over's policy removed: VolumeMoveTest"),
+          Map.entry(
+              "create admissionregistration.k8s.io/validatingadmissionpolicybindings",
+              "a VolumeMove's cut-over keeps the claim's name: VolumeMoveFailureTest"),
+          Map.entry(
+              "delete admissionregistration.k8s.io/validatingadmissionpolicybindings",
+              "the cut-over's policy removed: VolumeMoveTest"),
+          Map.entry(
               "update thinvol.io/storagebackends/finalizers",
               "blockOwnerDeletion on owned objects (OpenShift's OwnerReferencesPermissionEnforcement)"));
 

@@ -126,7 +126,7 @@ class BundleValidationTest {
       assertThat(crd.path("specDescriptors")).isNotEmpty();
       assertThat(crd.path("statusDescriptors")).isNotEmpty();
     }
-    assertThat(owned).hasSize(3);
+    assertThat(owned).hasSize(4);
     try (Stream<Path> files = Files.list(GeneratedFilesTest.ROOT.resolve("crds"))) {
       for (Path file : files.filter(f -> f.toString().endsWith(".yml")).toList()) {
         JsonNode crd = CrdSchemas.YAML.readTree(file.toFile());

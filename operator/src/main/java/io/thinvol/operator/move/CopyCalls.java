@@ -72,6 +72,12 @@ final class CopyCalls {
         : Optional.empty();
   }
 
+  /** Whether a copy of the move runs in this process. */
+  boolean running(String uid) {
+    CompletableFuture<CopiedIn> call = calls.get(uid);
+    return call != null && !call.isDone();
+  }
+
   /** Forgets a move's copy (it ended or was given up). */
   void forget(String uid) {
     calls.remove(uid);

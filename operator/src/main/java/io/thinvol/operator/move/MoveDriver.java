@@ -17,6 +17,8 @@ final class MoveDriver {
   /** Phases gone through in one reconcile at most (each a few requests). */
   private static final int STEPS = 8;
 
+  private static final Duration RETRY = Duration.ofSeconds(10);
+
   private MoveDriver() {}
 
   /**
@@ -62,14 +64,20 @@ final class MoveDriver {
 
   private static Duration fail(Move move, MoveFailure failure) {
     log.warn("{}: {}", failure.reason(), failure.getMessage());
-    boolean swapped =
+    ClaimState state =
         move.phase() == MovePhase.CuttingOver
-            && ClaimState.of(
-                    move.cluster().claim(move.names().namespace(), move.names().claim()),
-                    move.names(),
-                    move.name())
-                .swapped();
-    if (!swapped) {
+            ? ClaimState.of(
+                move.cluster().claim(move.names().namespace(), move.names().claim()),
+                move.names(),
+                move.name())
+            : ClaimState.ORIGINAL;
+    if (state == ClaimState.FORWARD) {
+      // The claim is on its new volume: what is left is cleaning up, tried again.
+      move.message(failure.getMessage() + "; trying again");
+      move.save();
+      return RETRY;
+    }
+    if (!state.swapped()) {
       TemporaryObjects.abandon(move, failure);
       return null;
     }

@@ -45,7 +45,23 @@ final class Rollback {
   static Duration run(Move move, Optional<PersistentVolumeClaim> claim, PersistentVolume old) {
     MoveNames names = move.names();
     MoveCluster cluster = move.cluster();
-    move.services().calls().forget(move.resource().getMetadata().getUid());
+    String uid = move.resource().getMetadata().getUid();
+    if (move.services().calls().running(uid)) {
+      // Its volume is recorded when it ends, so that it is not left behind on the target.
+      move.message("rolling back: waiting for the copy in flight to end");
+      move.save();
+      return POLL;
+    }
+    move.services()
+        .calls()
+        .copied(uid)
+        .filter(copied -> move.status().getTargetVolumeHandle() == null)
+        .ifPresent(
+            copied -> {
+              move.status().setTargetVolumeHandle(copied.volumeId());
+              move.save();
+            });
+    move.services().calls().forget(uid);
     cluster.deleteClaim(names.namespace(), names.cut());
     discardNewVolume(move, old);
     ClaimState state = ClaimState.of(claim, names, move.name());

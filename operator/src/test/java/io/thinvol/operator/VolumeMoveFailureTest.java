@@ -1,0 +1,196 @@
+package io.thinvol.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.fabric8.kubernetes.api.model.PersistentVolume;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.grpc.Status;
+import io.thinvol.addons.ClusterFixtures;
+import io.thinvol.addons.call.MoveCopier.CopiedIn;
+import io.thinvol.api.v1alpha1.MovePhase;
+import io.thinvol.api.v1alpha1.VolumeMove;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The traps of a move: the old volume's Delete policy during the swap, a claim of the same name
+ * made by someone else meanwhile, a failure before the swap, a failure after it, and a move deleted
+ * in the middle.
+ */
+class VolumeMoveFailureTest extends MoveClusterTest {
+
+  @Test
+  void theOldVolumeIsHeldAtRetainWhileTheClaimIsAway() {
+    storage.stuckSnapshots.add("-cut");
+    stopApp();
+    createMove("to-b", "  persistentVolumeClaim: data\n  targetNode: node-b\n");
+    await("the claim deleted by the cut-over", () -> claim() == null);
+    await(
+        "the old volume Released (the PV controller saw its claim gone)",
+        () -> "Released".equals(volume(OLD_PV).getStatus().getPhase()));
+    PersistentVolume held = volume(OLD_PV);
+    assertThat(held.getSpec().getPersistentVolumeReclaimPolicy()).isEqualTo("Retain");
+    assertThat(held.getMetadata().getAnnotations())
+        .containsEntry("thinvol.io/volume-move", "apps/to-b");
+    assertThat(move("to-b").getStatus().getOriginalReclaimPolicy()).isEqualTo("Delete");
+    assertThat(storage.deletedVolumes).isEmpty();
+
+    storage.stuckSnapshots.remove("-cut");
+    awaitPhase("to-b", MovePhase.Succeeded);
+    await("the old volume deleted once the claim is bound again", () -> volume(OLD_PV) == null);
+    assertThat(storage.deletedVolumes)
+        .as("deleted by the provisioner but the pre-copy's")
+        .filteredOn(name -> !name.startsWith("pvc-"))
+        .containsExactly(OLD_PV);
+    assertThat(claim().getStatus().getPhase()).isEqualTo("Bound");
+  }
+
+  @Test
+  void aClaimOfTheSameNameMadeByAnotherIsRefusedDuringTheWindow() {
+    storage.stuckSnapshots.add("-cut");
+    stopApp();
+    createMove("to-b", "  persistentVolumeClaim: data\n  targetNode: node-b\n");
+    await("the claim deleted by the cut-over", () -> claim() == null);
+
+    // A StatefulSet controller re-creating its claim from the volume claim template.
+    PersistentVolumeClaim template =
+        new PersistentVolumeClaimBuilder(ClusterFixtures.claim(APPS, CLAIM, BACKEND))
+            .editMetadata()
+            .withLabels(Map.of("app", "web"))
+            .endMetadata()
+            .build();
+    assertThatThrownBy(() -> client.resource(template).create())
+        .isInstanceOfSatisfying(
+            KubernetesClientException.class,
+            e -> {
+              assertThat(e.getCode()).isEqualTo(403);
+              assertThat(e.getStatus().getMessage())
+                  .contains("ValidatingAdmissionPolicy 'thinvol-move-")
+                  .contains("is being moved to another node by VolumeMove to-b");
+            });
+    template.getMetadata().setAnnotations(Map.of("thinvol.io/moved-by", "to-b"));
+    assertThatThrownBy(() -> client.resource(template).create())
+        .as("the mark alone does not let anyone but the operator through")
+        .isInstanceOf(KubernetesClientException.class);
+
+    storage.stuckSnapshots.remove("-cut");
+    VolumeMove done = awaitPhase("to-b", MovePhase.Succeeded);
+    assertThat(claim().getSpec().getVolumeName()).isEqualTo(done.getStatus().getTargetVolume());
+    assertThat(client.admissionRegistration().v1().validatingAdmissionPolicies().list().getItems())
+        .isEmpty();
+    assertThatThrownBy(() -> client.resource(template).dryRun().create())
+        .as("the policy gone: the name is merely taken")
+        .isInstanceOfSatisfying(
+            KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(409));
+  }
+
+  @Test
+  void aFailedPreCopyLeavesTheClaimAsItWas() {
+    PersistentVolumeClaim before = claim();
+    storage.failingSnapshots.put("-pre", "no space left on node-a");
+    VolumeMove created =
+        createMove("to-b", "  persistentVolumeClaim: data\n  targetNode: node-b\n");
+    VolumeMove failed = awaitPhase("to-b", MovePhase.Failed);
+
+    assertThat(VolumeMoveTest.condition(failed, "Failed").getReason())
+        .isEqualTo("PreCopySnapshotFailed");
+    assertThat(failed.getStatus().getMessage()).contains("no space left on node-a");
+    assertUntouched(before);
+    await("the temporaries gone", () -> temporaries(created) == 0);
+    assertThat(moveEvents("to-b")).containsExactly("Accepted", "PreCopyStarted", "Failed");
+  }
+
+  @Test
+  void aMoveDeletedDuringThePreCopyRemovesWhatItMade() {
+    PersistentVolumeClaim before = claim();
+    storage.stuckSnapshots.add(CLAIM);
+    VolumeMove created =
+        createMove("to-b", "  persistentVolumeClaim: data\n  targetNode: node-b\n");
+    awaitPhase("to-b", MovePhase.PreCopying);
+    await(
+        "the pre-copy's snapshot",
+        () ->
+            client
+                    .genericKubernetesResources("snapshot.storage.k8s.io/v1", "VolumeSnapshot")
+                    .inNamespace(APPS)
+                    .list()
+                    .getItems()
+                    .size()
+                == 1);
+    client.resource(move("to-b")).delete();
+    await("the move gone", () -> move("to-b") == null);
+    await("the temporaries gone", () -> temporaries(created) == 0);
+    assertUntouched(before);
+  }
+
+  @Test
+  void aFailedCopyRollsTheClaimBackToItsOldVolume() {
+    PersistentVolumeClaim before = claim();
+    copier.copyIn =
+        request ->
+            CompletableFuture.failedFuture(
+                Status.INTERNAL
+                    .withDescription("the copy does not read as the snapshot")
+                    .asRuntimeException());
+    stopApp();
+    VolumeMove created =
+        createMove("to-b", "  persistentVolumeClaim: data\n  targetNode: node-b\n");
+    VolumeMove failed = awaitPhase("to-b", MovePhase.Failed);
+
+    assertThat(failed.getStatus().getMessage())
+        .contains("the copy does not read as the snapshot")
+        .endsWith("the claim is bound to its old volume again");
+    PersistentVolumeClaim back = claim();
+    assertThat(back.getMetadata().getUid()).isNotEqualTo(before.getMetadata().getUid());
+    assertThat(back.getSpec().getVolumeName()).isEqualTo(OLD_PV);
+    assertThat(back.getStatus().getPhase()).isEqualTo("Bound");
+    assertThat(back.getMetadata().getLabels()).isEqualTo(before.getMetadata().getLabels());
+    assertThat(back.getMetadata().getAnnotations())
+        .containsEntry("example.com/owner", "web team")
+        .doesNotContainKey("thinvol.io/moved-by");
+    PersistentVolume old = volume(OLD_PV);
+    assertThat(old.getSpec().getPersistentVolumeReclaimPolicy()).isEqualTo("Delete");
+    assertThat(old.getMetadata().getAnnotations())
+        .doesNotContainKeys("thinvol.io/volume-move", "thinvol.io/volume-move-claim");
+    await("the temporaries gone", () -> temporaries(created) == 0);
+    assertThat(storage.deletedVolumes).doesNotContain(OLD_PV);
+    assertThat(moveEvents("to-b"))
+        .containsSubsequence("CutOverStarted", "RollingBack", "RolledBack", "Failed");
+  }
+
+  @Test
+  void aMoveDeletedWhileItsCopyRunsRollsBackAndDiscardsTheCopy() {
+    CompletableFuture<CopiedIn> copy = new CompletableFuture<>();
+    copier.copyIn = request -> copy;
+    stopApp();
+    VolumeMove created =
+        createMove("to-b", "  persistentVolumeClaim: data\n  targetNode: node-b\n");
+    String newVolume = "thinvol-move-" + created.getMetadata().getUid();
+    await("the copy asked", () -> copier.copies.size() == 1);
+    client.resource(move("to-b")).delete();
+    copy.complete(new CopiedIn("copied-" + newVolume, FakeMoveCopier.SIZE, "snap-base", 1));
+
+    await("the move gone", () -> move("to-b") == null);
+    await(
+        "the copy's volume deleted by its provisioner",
+        () -> storage.deletedVolumes.contains(newVolume));
+    assertThat(claim().getSpec().getVolumeName()).isEqualTo(OLD_PV);
+    assertThat(claim().getStatus().getPhase()).isEqualTo("Bound");
+    assertThat(volume(OLD_PV).getSpec().getPersistentVolumeReclaimPolicy()).isEqualTo("Delete");
+    await("the temporaries gone", () -> temporaries(created) == 0);
+  }
+
+  private void assertUntouched(PersistentVolumeClaim before) {
+    PersistentVolumeClaim now = claim();
+    assertThat(now.getMetadata().getUid()).isEqualTo(before.getMetadata().getUid());
+    assertThat(now.getSpec().getVolumeName()).isEqualTo(OLD_PV);
+    assertThat(now.getMetadata().getDeletionTimestamp()).isNull();
+    PersistentVolume old = volume(OLD_PV);
+    assertThat(old.getSpec().getPersistentVolumeReclaimPolicy()).isEqualTo("Delete");
+    assertThat(old.getMetadata().getAnnotations()).isNullOrEmpty();
+  }
+}
