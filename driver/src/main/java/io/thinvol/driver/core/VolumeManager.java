@@ -141,8 +141,8 @@ public final class VolumeManager {
   }
 
   /**
-   * What {@code make} makes, unless a volume named as {@code spec} asks exists: then that one, if
-   * it is what {@code spec} asks for, as {@code answer} makes it.
+   * Makes {@code spec}'s volume with {@code make}, under its name's lock; a volume of that name
+   * made earlier is answered instead (through {@code answer}), if it is what {@code spec} asks for.
    */
   private <T> T onceByName(VolumeSpec spec, Function<VolumeRecord, T> answer, Supplier<T> make) {
     try (OperationLocks.Held name =
