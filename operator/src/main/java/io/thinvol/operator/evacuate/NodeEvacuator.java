@@ -13,7 +13,9 @@ import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.thinvol.api.v1alpha1.VolumeMove;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
@@ -38,11 +40,11 @@ public class NodeEvacuator implements Reconciler<Node> {
   /** After a refused delete (the move changed since read), the cache has caught up by then. */
   static final Duration CONFLICT = Duration.ofSeconds(1);
 
-  private final NodeEvents events;
+  private final EvacuationAnnouncements announce;
   private volatile EvacuationSources sources;
 
   public NodeEvacuator(KubernetesClient client, Clock clock) {
-    this.events = new NodeEvents(client, clock);
+    this.announce = new EvacuationAnnouncements(new NodeEvents(client, clock));
   }
 
   @Override
@@ -64,8 +66,7 @@ public class NodeEvacuator implements Reconciler<Node> {
           return stop(node, context.getClient());
         default:
           log.warn("{}", request.notUnderstood());
-          events.once(
-              node, "Warning", "EvacuateNotUnderstood", request.value(), request.notUnderstood());
+          announce.notUnderstood(node, request);
           return UpdateControl.noUpdate();
       }
     } finally {
@@ -82,67 +83,15 @@ public class NodeEvacuator implements Reconciler<Node> {
             sources.movesOf(name),
             sources::move,
             claim -> sources.movedByOthers(claim, name));
-    List<String> created = plan.create().stream().map(move -> create(client, move)).toList();
-    List<String> made = created.stream().filter(uid -> uid != null).toList();
+    List<String> made =
+        plan.create().stream().map(move -> create(client, move)).filter(Objects::nonNull).toList();
     if (!made.isEmpty()) {
-      int toMove = plan.toMove();
-      events.once(
-          node,
-          "Normal",
-          "Evacuating",
-          String.join(",", made),
-          toMove
-              + (toMove == 1 ? " volume" : " volumes")
-              + " to move off "
-              + name
-              + (made.size() < toMove ? " (" + made.size() + " new)" : "")
-              + "; kubectl get volmove -A -l "
-              + VolumeMove.EVACUATED_NODE
-              + "="
-              + EvacuationMoves.labelValue(name));
+      announce.evacuating(node, made, plan.toMove());
     }
-    plan.nameTaken()
-        .forEach(
-            move ->
-                events.once(
-                    node,
-                    "Warning",
-                    "EvacuationNameTaken",
-                    move,
-                    "a VolumeMove "
-                        + move
-                        + " exists that this evacuation did not make; its volume is not moved"
-                        + " off "
-                        + name
-                        + " until it is deleted"));
-    for (VolumeMove failed : plan.failed()) {
-      String moveName = failed.getMetadata().getNamespace() + "/" + failed.getMetadata().getName();
-      events.once(
-          node,
-          "Warning",
-          "EvacuationStalled",
-          failed.getMetadata().getUid(),
-          "VolumeMove "
-              + moveName
-              + " of claim "
-              + failed.getSpec().getPersistentVolumeClaim()
-              + " failed: "
-              + java.util.Objects.requireNonNullElse(failed.getStatus().getMessage(), "no message")
-              + "; the claim is still on "
-              + name
-              + ". Delete the move to try again (the evacuation makes a new one)");
-    }
+    plan.nameTaken().forEach(move -> announce.nameTaken(node, move));
+    plan.failed().forEach(move -> announce.stalled(node, move));
     if (plan.evacuated()) {
-      int moved = plan.ours().size();
-      events.once(
-          node,
-          "Normal",
-          "Evacuated",
-          String.join(
-              ",", plan.ours().stream().map(m -> m.getMetadata().getUid()).sorted().toList()),
-          moved == 0
-              ? "no thinvol volume on " + name + "; nothing to move"
-              : "all " + moved + (moved == 1 ? " volume" : " volumes") + " moved off " + name);
+      announce.evacuated(node, plan.ours());
     }
   }
 
@@ -165,19 +114,14 @@ public class NodeEvacuator implements Reconciler<Node> {
   }
 
   private UpdateControl<Node> stop(Node node, KubernetesClient client) {
-    String name = node.getMetadata().getName();
-    List<VolumeMove> ours = sources.movesOf(name);
-    List<VolumeMove> withdraw = EvacuationPlan.withdraw(ours);
-    if (withdraw.isEmpty()) {
-      return UpdateControl.noUpdate();
-    }
-    int withdrawn = 0;
+    List<VolumeMove> ours = sources.movesOf(node.getMetadata().getName());
+    List<VolumeMove> withdrawn = new ArrayList<>();
     boolean conflict = false;
-    for (VolumeMove move : withdraw) {
+    for (VolumeMove move : EvacuationPlan.withdraw(ours)) {
       try {
         // Only as read: a move that began its cut-over since has another resourceVersion.
         client.resource(move).lockResourceVersion().delete();
-        withdrawn++;
+        withdrawn.add(move);
         log.info(
             "withdrew VolumeMove {}/{} ({})",
             move.getMetadata().getNamespace(),
@@ -191,20 +135,9 @@ public class NodeEvacuator implements Reconciler<Node> {
         }
       }
     }
-    if (withdrawn > 0) {
-      int kept = ours.size() - withdrawn;
-      events.once(
-          node,
-          "Normal",
-          "EvacuationStopped",
-          String.join(",", withdraw.stream().map(m -> m.getMetadata().getUid()).sorted().toList()),
-          "evacuation of "
-              + name
-              + " stopped: "
-              + withdrawn
-              + (withdrawn == 1 ? " VolumeMove" : " VolumeMoves")
-              + " not yet cutting over deleted"
-              + (kept == 0 ? "" : "; " + kept + " kept (cutting over or ended)"));
+    if (!withdrawn.isEmpty()) {
+      long left = ours.stream().filter(m -> m.getMetadata().getDeletionTimestamp() == null).count();
+      announce.stopped(node, withdrawn, (int) left - withdrawn.size());
     }
     return conflict
         ? UpdateControl.<Node>noUpdate().rescheduleAfter(CONFLICT)
