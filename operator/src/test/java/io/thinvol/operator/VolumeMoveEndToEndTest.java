@@ -69,10 +69,11 @@ class VolumeMoveEndToEndTest extends TwoNodeEndToEndTest {
     assertThat(VolumeNodes.of(volume)).containsExactly(B);
     readOnNodeB("reader");
     VolumeMoveStatus status = done.getStatus();
-    System.out.println(
-        "DEBUG status " + io.fabric8.kubernetes.client.utils.Serialization.asYaml(status));
     assertThat(status.getSourceNode()).isEqualTo(A);
     assertThat(status.getTargetNode()).isEqualTo(B);
+    assertThat(status.getTargetVolume()).isEqualTo(volume.getMetadata().getName());
+    assertThat(status.getTargetVolumeHandle())
+        .isEqualTo(volume.getSpec().getCsi().getVolumeHandle());
     assertThat(bytes(status.getBytesTotal())).isGreaterThan(64 * MIB);
     assertThat(bytes(preCopied.getStatus().getBytesCopied())).isGreaterThan(64 * MIB);
     assertThat(bytes(status.getDeltaBytes()))
