@@ -23,6 +23,10 @@ import java.util.Map;
  */
 final class PlayedSnapshotController {
 
+  /** The snapshot controller's finalizer on a bound content: its snapshot goes before it. */
+  static final String BOUND_PROTECTION =
+      "snapshot.storage.kubernetes.io/volumesnapshotcontent-bound-protection";
+
   private final KubernetesClient client;
   private final Map<String, NodeDriver> nodes;
 
@@ -78,6 +82,7 @@ final class PlayedSnapshotController {
             .edit(
                 latest -> {
                   spec(latest).put("volumeSnapshotRef", reference(snapshot));
+                  latest.getMetadata().getFinalizers().add(BOUND_PROTECTION);
                   return latest;
                 });
       }
@@ -104,7 +109,10 @@ final class PlayedSnapshotController {
     content.setApiVersion(NodeSnapshotter.API_VERSION);
     content.setKind("VolumeSnapshotContent");
     content.setMetadata(
-        new ObjectMetaBuilder().withName("snapcontent-" + snapshot.getMetadata().getUid()).build());
+        new ObjectMetaBuilder()
+            .withName("snapcontent-" + snapshot.getMetadata().getUid())
+            .withFinalizers(BOUND_PROTECTION)
+            .build());
     Map<String, Object> spec = new LinkedHashMap<>();
     spec.put("driver", volume.getSpec().getCsi().getDriver());
     spec.put("deletionPolicy", "Delete");
@@ -131,11 +139,35 @@ final class PlayedSnapshotController {
             Instant.ofEpochSecond(nanos / 1_000_000_000L).toString()));
   }
 
-  /** A content whose VolumeSnapshot is gone: deleted with its snapshot (policy Delete). */
+  /**
+   * A content with policy Delete whose VolumeSnapshot is gone is deleted; a deleted one (by the
+   * snapshot controller or by whoever made it) loses its snapshot on its node first (the node's
+   * csi-snapshotter), then its finalizer.
+   */
   private void deleteOrphaned(GenericKubernetesResource content, JsonNode tree) {
+    boolean deletes = "Delete".equals(tree.at("/spec/deletionPolicy").asText());
+    if (!tree.at("/metadata/deletionTimestamp").isMissingNode()) {
+      String handle = tree.at("/status/snapshotHandle").asText("");
+      String node = tree.at("/metadata/labels").path(SnapshotContentNode.MANAGED_BY).asText("");
+      if (deletes && !handle.isEmpty() && nodes.containsKey(node)) {
+        nodes
+            .get(node)
+            .csi()
+            .controller()
+            .deleteSnapshot(DeleteSnapshotRequest.newBuilder().setSnapshotId(handle).build());
+      }
+      NodeSnapshotter.objects(client, "VolumeSnapshotContent")
+          .withName(content.getMetadata().getName())
+          .edit(
+              latest -> {
+                latest.getMetadata().getFinalizers().remove(BOUND_PROTECTION);
+                return latest;
+              });
+      return;
+    }
     JsonNode ref = tree.at("/spec/volumeSnapshotRef");
     String uid = ref.path("uid").asText("");
-    if (uid.isEmpty() || !"Delete".equals(tree.at("/spec/deletionPolicy").asText())) {
+    if (uid.isEmpty() || !deletes) {
       return;
     }
     GenericKubernetesResource snapshot =
@@ -143,18 +175,9 @@ final class PlayedSnapshotController {
             .inNamespace(ref.path("namespace").asText())
             .withName(ref.path("name").asText())
             .get();
-    if (snapshot != null && uid.equals(snapshot.getMetadata().getUid())) {
-      return;
+    if (snapshot == null || !uid.equals(snapshot.getMetadata().getUid())) {
+      client.resource(content).delete();
     }
-    String handle = tree.at("/status/snapshotHandle").asText("");
-    NodeDriver node =
-        nodes.get(tree.at("/metadata/labels").path(SnapshotContentNode.MANAGED_BY).asText(""));
-    if (!handle.isEmpty() && node != null) {
-      node.csi()
-          .controller()
-          .deleteSnapshot(DeleteSnapshotRequest.newBuilder().setSnapshotId(handle).build());
-    }
-    client.resource(content).delete();
   }
 
   private void writeStatus(GenericKubernetesResource snapshot, Map<String, Object> status) {

@@ -84,21 +84,12 @@ class VolumeMoveEndToEndTest extends TwoNodeEndToEndTest {
         .contains("Accepted", "PreCopied", "CutOverStarted", "ClaimRebound", "Succeeded");
     // The old volume is deleted by node-a's provisioner once its policy is Delete again; the
     // pre-copy's volume by node-b's, the snapshots by node-a's csi-snapshotter.
-    String newVolume = volume.getSpec().getCsi().getVolumeHandle();
-    awaitCopying(
-        "only the claim, its new volume on node-b and nothing on node-a left",
-        () ->
-            nodes.node(A).volumes().isEmpty()
-                && nodes.node(A).snapshots().isEmpty()
-                && nodes.node(B).volumes().equals(List.of(newVolume))
-                && names(client.persistentVolumes().list().getItems())
-                    .equals(List.of(volume.getMetadata().getName()))
-                && names(client.persistentVolumeClaims().inNamespace(APPS).list().getItems())
-                    .equals(List.of(CLAIM))
-                && NodeSnapshotter.objects(client, "VolumeSnapshotContent")
-                    .list()
-                    .getItems()
-                    .isEmpty());
+    try {
+      awaitCopying(
+          "only the claim and its new volume on node-b left", () -> leftovers(volume).isEmpty());
+    } catch (AssertionError e) {
+      assertThat(leftovers(volume)).as(e.getMessage()).isEmpty();
+    }
     assertThat(oldVolume).isNotEqualTo(volume.getMetadata().getName());
   }
 
@@ -198,6 +189,27 @@ class VolumeMoveEndToEndTest extends TwoNodeEndToEndTest {
       throw new AssertionError(
           e.getMessage() + "; the played controllers met: " + controllers.failures(), e);
     }
+  }
+
+  /** What is left of the claim's old volume and the move's temporaries, but the new volume. */
+  private List<String> leftovers(PersistentVolume moved) {
+    List<String> left = new java.util.ArrayList<>();
+    nodes.node(A).volumes().forEach(id -> left.add("volume " + id + " on node-a"));
+    nodes.node(A).snapshots().forEach(id -> left.add("snapshot " + id + " on node-a"));
+    nodes.node(B).volumes().stream()
+        .filter(id -> !id.equals(moved.getSpec().getCsi().getVolumeHandle()))
+        .forEach(id -> left.add("volume " + id + " on node-b"));
+    names(client.persistentVolumes().list().getItems()).stream()
+        .filter(name -> !name.equals(moved.getMetadata().getName()))
+        .forEach(name -> left.add("PersistentVolume " + name));
+    names(client.persistentVolumeClaims().inNamespace(APPS).list().getItems()).stream()
+        .filter(name -> !name.equals(CLAIM))
+        .forEach(name -> left.add("PersistentVolumeClaim " + name));
+    names(NodeSnapshotter.objects(client, "VolumeSnapshot").inNamespace(APPS).list().getItems())
+        .forEach(name -> left.add("VolumeSnapshot " + name));
+    names(NodeSnapshotter.objects(client, "VolumeSnapshotContent").list().getItems())
+        .forEach(name -> left.add("VolumeSnapshotContent " + name));
+    return left;
   }
 
   private static List<String> names(List<? extends HasMetadata> objects) {
