@@ -90,11 +90,6 @@ final class PlayedPod implements AutoCloseable {
     return target;
   }
 
-  /** The volume the pod uses (its PersistentVolume's handle). */
-  String volumeId() {
-    return volumeId;
-  }
-
   /** Flushes the filesystem's writes to its image, as an application's fsync would. */
   void sync() {
     new ProcessCommandRunner().run(Duration.ofMinutes(1), List.of("sync", "-f", target.toString()));

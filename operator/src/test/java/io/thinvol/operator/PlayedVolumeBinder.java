@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.thinvol.testing.PlayedControllers;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The controller manager's PV controller and protection controllers, played: a claim that names its
@@ -65,18 +66,21 @@ final class PlayedVolumeBinder {
         && (ref.getUid() == null || ref.getUid().equals(claim.getMetadata().getUid()));
   }
 
+  /** The claim a volume was bound to is still there (not one made again under its name). */
   private boolean claimExists(ObjectReference ref) {
-    PersistentVolumeClaim claim =
-        client
-            .persistentVolumeClaims()
-            .inNamespace(ref.getNamespace())
-            .withName(ref.getName())
-            .get();
-    return claim != null && ref.getUid().equals(claim.getMetadata().getUid());
+    return Optional.ofNullable(
+            client
+                .persistentVolumeClaims()
+                .inNamespace(ref.getNamespace())
+                .withName(ref.getName())
+                .get())
+        .map(claim -> claim.getMetadata().getUid())
+        .filter(ref.getUid()::equals)
+        .isPresent();
   }
 
   /** A pod that has not ended and mounts the claim. */
-  private static boolean uses(Pod pod, PersistentVolumeClaim claim) {
+  static boolean uses(Pod pod, PersistentVolumeClaim claim) {
     String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
     return pod.getMetadata().getNamespace().equals(claim.getMetadata().getNamespace())
         && !"Succeeded".equals(phase)
