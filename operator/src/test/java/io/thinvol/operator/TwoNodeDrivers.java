@@ -64,11 +64,23 @@ final class TwoNodeDrivers implements AutoCloseable {
                 .<AutoCloseable>map(driver -> () -> leaks.addAll(driver.release()))
                 .toList());
     drivers.clear();
+    keepLogs();
     Catalog.removeTree(root);
     if (failed != null) {
       throw failed;
     }
     return leaks;
+  }
+
+  /** The drivers' logs outlive their data dirs, under the build's target, for a failed test. */
+  private void keepLogs() throws java.io.IOException {
+    Path kept = Files.createDirectories(Path.of("target", "two-node-drivers"));
+    for (String node : List.of(A, B)) {
+      Path log = root.resolve(node).resolve("driver.log");
+      if (Files.exists(log)) {
+        Files.copy(log, kept.resolve(root.getFileName() + "-" + node + ".log"));
+      }
+    }
   }
 
   @Override
