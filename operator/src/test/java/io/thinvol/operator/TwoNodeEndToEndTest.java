@@ -39,6 +39,15 @@ abstract class TwoNodeEndToEndTest extends MockClusterTest {
   TwoNodeDrivers nodes;
   PlayedStorageControllers controllers;
 
+  /**
+   * Kubernetes' default lease times: the drivers' processes copying on a host shared with builds
+   * can keep the operator's renewals waiting for longer than the base tests' short lease.
+   */
+  @Override
+  LeaseTimes leaseTimes() {
+    return new LeaseTimes(Duration.ofSeconds(15), Duration.ofSeconds(10), Duration.ofSeconds(2));
+  }
+
   @BeforeEach
   void startNodes() throws Exception {
     assumeTrue(
