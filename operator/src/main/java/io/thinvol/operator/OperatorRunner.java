@@ -96,7 +96,6 @@ public final class OperatorRunner implements AutoCloseable {
     }
     operator.register(
         new VolumeMoveReconciler(client, settings, copier, new Events(client, clock), clock));
-
     operator.register(new NodeEvacuator(client, clock));
     Addons addons =
         Addons.register(

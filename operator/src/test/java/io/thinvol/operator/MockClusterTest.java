@@ -165,14 +165,22 @@ abstract class MockClusterTest {
   }
 
   /** Leader election as in production, with short durations and no System.exit on a loss. */
+  /** How long the operator's lease lasts, how long it may take to renew it, how often it tries. */
+  record LeaseTimes(Duration lease, Duration renewDeadline, Duration retryPeriod) {}
+
+  /** Short ones, so that a test sees several renewals; a subclass on a busier host may differ. */
+  LeaseTimes leaseTimes() {
+    return new LeaseTimes(LEASE, RENEW_DEADLINE, RETRY_PERIOD);
+  }
+
   private void leaderElection(ConfigurationServiceOverrider overrider) {
     overrider.withLeaderElectionConfiguration(
         new LeaderElectionConfiguration(
             OperatorRunner.LEASE,
             NAMESPACE,
-            LEASE,
-            RENEW_DEADLINE,
-            RETRY_PERIOD,
+            leaseTimes().lease(),
+            leaseTimes().renewDeadline(),
+            leaseTimes().retryPeriod(),
             "operator-under-test",
             new LeaderCallbacks(
                 () -> leading.set(true), () -> lostLeadership.set(leading.get()), leader -> {}),
@@ -270,7 +278,12 @@ abstract class MockClusterTest {
   }
 
   static <T> T await(String what, Supplier<T> probe) {
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    return await(what, Duration.ofSeconds(30), probe);
+  }
+
+  /** As {@link #await(String, Supplier)}, for what takes longer (data copied between nodes). */
+  static <T> T await(String what, Duration timeout, Supplier<T> probe) {
+    long deadline = System.nanoTime() + timeout.toNanos();
     while (System.nanoTime() < deadline) {
       T value = probe.get();
       if (value != null && !Boolean.FALSE.equals(value)) {

@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.thinvol.addons.ClusterFixtures;
 import io.thinvol.addons.call.MoveCopier;
 import io.thinvol.api.v1alpha1.MovePhase;
@@ -125,41 +124,15 @@ abstract class MoveClusterTest extends MockClusterTest {
   }
 
   VolumeMove createMove(String name, String yamlSpec) {
-    return client
-        .resource(
-            Serialization.unmarshal(
-                "apiVersion: thinvol.io/v1alpha1\nkind: VolumeMove\nmetadata:\n  name: "
-                    + name
-                    + "\n  namespace: "
-                    + APPS
-                    + "\nspec:\n"
-                    + yamlSpec,
-                VolumeMove.class))
-        .create();
+    return VolumeMoves.create(client, APPS, name, yamlSpec);
   }
 
   VolumeMove move(String name) {
-    return client.resources(VolumeMove.class).inNamespace(APPS).withName(name).get();
+    return VolumeMoves.get(client, APPS, name);
   }
 
   VolumeMove awaitPhase(String name, MovePhase phase) {
-    try {
-      return await(
-          name + " " + phase,
-          () -> {
-            VolumeMove now = move(name);
-            return now != null && now.getStatus() != null && now.getStatus().getPhase() == phase
-                ? now
-                : null;
-          });
-    } catch (AssertionError e) {
-      VolumeMove now = move(name);
-      throw new AssertionError(
-          e.getMessage()
-              + "; the move's status: "
-              + (now == null ? "gone" : Serialization.asYaml(now.getStatus())),
-          e);
-    }
+    return VolumeMoves.awaitPhase(client, APPS, name, phase, java.time.Duration.ofSeconds(30));
   }
 
   PersistentVolumeClaim claim() {
@@ -229,21 +202,9 @@ abstract class MoveClusterTest extends MockClusterTest {
     return count;
   }
 
-  /**
-   * The operator's refused requests, but the dry-run creates of the moving claim that the
-   * cut-over's admission policy denies: that denial is how the operator knows the policy is in
-   * force.
-   */
+  /** The cut-over's admission policy denies the operator's dry runs: no refusal. */
   @Override
   List<StrictApiServer.Decision> refusedOperatorRequests() {
-    return super.refusedOperatorRequests().stream()
-        .filter(
-            d ->
-                !(d.code() == 403
-                    && d.request().verb().equals("create")
-                    && d.request().resource().equals("persistentvolumeclaims")
-                    && d.message() != null
-                    && d.message().contains("ValidatingAdmissionPolicy 'thinvol-move-")))
-        .toList();
+    return VolumeMoves.withoutCutOverDenials(super.refusedOperatorRequests());
   }
 }

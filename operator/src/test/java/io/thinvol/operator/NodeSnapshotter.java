@@ -68,12 +68,15 @@ final class NodeSnapshotter implements AutoCloseable {
     Map<String, Object> source = (Map<String, Object>) spec.get("source");
     Map<String, Object> status =
         (Map<String, Object>) content.getAdditionalProperties().get("status");
+    Map<String, Object> ref = (Map<String, Object>) spec.get("volumeSnapshotRef");
+    // as the sidecar, which names the snapshot after the VolumeSnapshot's uid: a pre-provisioned
+    // content waits until the snapshot controller has bound it
     if (!driver.equals(spec.get("driver"))
         || source.get("volumeHandle") == null
+        || ref.get("uid") == null
         || (status != null && status.get("snapshotHandle") != null)) {
       return;
     }
-    Map<String, Object> ref = (Map<String, Object>) spec.get("volumeSnapshotRef");
     try {
       Snapshot made =
           csi.controller()
@@ -113,6 +116,15 @@ final class NodeSnapshotter implements AutoCloseable {
               + " in "
               + io.fabric8.kubernetes.client.utils.Serialization.asJson(content));
     }
+  }
+
+  /** The cluster's objects of a snapshot.storage.k8s.io/v1 kind (VolumeSnapshot, ...). */
+  static io.fabric8.kubernetes.client.dsl.MixedOperation<
+          GenericKubernetesResource,
+          io.fabric8.kubernetes.api.model.GenericKubernetesResourceList,
+          io.fabric8.kubernetes.client.dsl.Resource<GenericKubernetesResource>>
+      objects(KubernetesClient client, String kind) {
+    return client.genericKubernetesResources(API_VERSION, kind);
   }
 
   @Override

@@ -273,26 +273,7 @@ final class PlayedStorage implements AutoCloseable {
       if (claim.getMetadata().getDeletionTimestamp() == null) {
         continue;
       }
-      boolean used =
-          pods.stream()
-              .filter(
-                  p -> p.getMetadata().getNamespace().equals(claim.getMetadata().getNamespace()))
-              .filter(
-                  p ->
-                      p.getStatus() == null
-                          || !Set.of("Succeeded", "Failed").contains(p.getStatus().getPhase()))
-              .anyMatch(
-                  p ->
-                      p.getSpec().getVolumes() != null
-                          && p.getSpec().getVolumes().stream()
-                              .anyMatch(
-                                  v ->
-                                      v.getPersistentVolumeClaim() != null
-                                          && claim
-                                              .getMetadata()
-                                              .getName()
-                                              .equals(
-                                                  v.getPersistentVolumeClaim().getClaimName())));
+      boolean used = pods.stream().anyMatch(pod -> PlayedVolumeBinder.uses(pod, claim));
       if (!used) {
         PlayedControllers.releaseStorageProtection(client, claim);
       }

@@ -37,7 +37,7 @@ class ReclaimEndToEndTest extends MockClusterTest {
 
   @Override
   ReclaimCaller caller() {
-    caller = new GrpcReclaimCaller(client, NAMESPACE, () -> DriverOnHost.OPERATOR_TOKEN);
+    caller = new GrpcReclaimCaller(client, NAMESPACE, () -> ReviewedTokens.OPERATOR_TOKEN);
     return caller;
   }
 
@@ -55,8 +55,7 @@ class ReclaimEndToEndTest extends MockClusterTest {
         cluster instanceof StrictCluster,
         "mock only: the driver's TokenReview of the operator's token is answered by an"
             + " expectation; the impersonating test client has no token a real server could review");
-    AtomicInteger tokenReviews =
-        DriverOnHost.answerTokenReviews(((StrictCluster) cluster).mock(), NAMESPACE);
+    AtomicInteger tokenReviews = ReviewedTokens.answer(((StrictCluster) cluster).mock());
     DriverOnHost.prepareCluster(client);
     apply(
         """

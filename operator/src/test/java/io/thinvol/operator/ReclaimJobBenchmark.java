@@ -53,7 +53,7 @@ public final class ReclaimJobBenchmark {
             new KubernetesMixedDispatcher(responses),
             false);
     server.init();
-    DriverOnHost.answerTokenReviews(server, NAMESPACE);
+    ReviewedTokens.answer(server);
     try (KubernetesClient client = server.createClient();
         KubernetesClient operatorClient =
             new KubernetesClientBuilder()
@@ -61,7 +61,7 @@ public final class ReclaimJobBenchmark {
                     new ConfigBuilder(client.getConfiguration()).withNamespace(NAMESPACE).build())
                 .build();
         GrpcReclaimCaller caller =
-            new GrpcReclaimCaller(client, NAMESPACE, () -> DriverOnHost.OPERATOR_TOKEN);
+            new GrpcReclaimCaller(client, NAMESPACE, () -> ReviewedTokens.OPERATOR_TOKEN);
         OperatorRunner operator =
             OperatorRunner.start(
                 operatorClient,

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import csi.v1.VolumeContentSource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Secret;
-import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.thinvol.addons.ClusterFixtures;
 import io.thinvol.api.BackendNames;
@@ -96,7 +95,10 @@ class SnapshotWithoutNodeLabelTest extends MockClusterTest {
             "the node's snapshotter to make the snapshot",
             () -> {
               assertThat(snapshotter.failures).as("CreateSnapshot failures").isEmpty();
-              GenericKubernetesResource now = contents().withName(contentName).get();
+              GenericKubernetesResource now =
+                  NodeSnapshotter.objects(client, "VolumeSnapshotContent")
+                      .withName(contentName)
+                      .get();
               return Boolean.TRUE.equals(status(now).get("readyToUse")) ? now : null;
             });
     String snapshotId = (String) status(made).get("snapshotHandle");
@@ -112,7 +114,11 @@ class SnapshotWithoutNodeLabelTest extends MockClusterTest {
     assertThat(snapshotter.seen).containsOnly(contentName);
 
     // The snapshot controller marks the VolumeSnapshot ready; the provisioner restores it.
-    snapshot = snapshots().withName("backup").get();
+    snapshot =
+        NodeSnapshotter.objects(client, "VolumeSnapshot")
+            .inNamespace("apps")
+            .withName("backup")
+            .get();
     snapshot.setAdditionalProperty(
         "status",
         Map.of(
@@ -124,8 +130,17 @@ class SnapshotWithoutNodeLabelTest extends MockClusterTest {
             status(made).get("restoreSize")));
     client.resource(snapshot).updateStatus();
     String bound =
-        (String) status(snapshots().withName("backup").get()).get("boundVolumeSnapshotContentName");
-    String handle = (String) status(contents().withName(bound).get()).get("snapshotHandle");
+        (String)
+            status(
+                    NodeSnapshotter.objects(client, "VolumeSnapshot")
+                        .inNamespace("apps")
+                        .withName("backup")
+                        .get())
+                .get("boundVolumeSnapshotContentName");
+    String handle =
+        (String)
+            status(NodeSnapshotter.objects(client, "VolumeSnapshotContent").withName(bound).get())
+                .get("snapshotHandle");
     String restored =
         host.csi()
             .createVolume(
@@ -174,16 +189,24 @@ class SnapshotWithoutNodeLabelTest extends MockClusterTest {
     await(
         "the operator to label its own content",
         () ->
-            contents()
+            NodeSnapshotter.objects(client, "VolumeSnapshotContent")
                 .withName("ours")
                 .get()
                 .getMetadata()
                 .getLabels()
                 .containsKey(SnapshotContentNode.MANAGED_BY));
-    assertThat(contents().withName("ours").get().getMetadata().getLabels())
+    assertThat(
+            NodeSnapshotter.objects(client, "VolumeSnapshotContent")
+                .withName("ours")
+                .get()
+                .getMetadata()
+                .getLabels())
         .isEqualTo(Map.of(SnapshotContentNode.MANAGED_BY, "node-a"));
     for (GenericKubernetesResource before : List.of(foreign, labelled)) {
-      GenericKubernetesResource now = contents().withName(before.getMetadata().getName()).get();
+      GenericKubernetesResource now =
+          NodeSnapshotter.objects(client, "VolumeSnapshotContent")
+              .withName(before.getMetadata().getName())
+              .get();
       assertThat(now.getMetadata().getResourceVersion())
           .as("%s unchanged", before.getMetadata().getName())
           .isEqualTo(before.getMetadata().getResourceVersion());
@@ -215,7 +238,13 @@ class SnapshotWithoutNodeLabelTest extends MockClusterTest {
     assertThat(warning.getReason()).isEqualTo("PreProvisionedContent");
     assertThat(warning.getMessage())
         .contains("kubectl label volumesnapshotcontent imported " + SnapshotContentNode.MANAGED_BY);
-    assertThat(contents().withName("imported").get().getMetadata().getLabels()).isNullOrEmpty();
+    assertThat(
+            NodeSnapshotter.objects(client, "VolumeSnapshotContent")
+                .withName("imported")
+                .get()
+                .getMetadata()
+                .getLabels())
+        .isNullOrEmpty();
     assertThat(operatorPatches()).isEmpty();
   }
 
@@ -238,24 +267,6 @@ class SnapshotWithoutNodeLabelTest extends MockClusterTest {
         .map(d -> d.request())
         .filter(r -> r.resource().equals("volumesnapshotcontents") && r.verb().equals("patch"))
         .toList();
-  }
-
-  private io.fabric8.kubernetes.client.dsl.NonNamespaceOperation<
-          GenericKubernetesResource,
-          io.fabric8.kubernetes.api.model.GenericKubernetesResourceList,
-          Resource<GenericKubernetesResource>>
-      contents() {
-    return client.genericKubernetesResources(NodeSnapshotter.API_VERSION, "VolumeSnapshotContent");
-  }
-
-  private io.fabric8.kubernetes.client.dsl.NonNamespaceOperation<
-          GenericKubernetesResource,
-          io.fabric8.kubernetes.api.model.GenericKubernetesResourceList,
-          Resource<GenericKubernetesResource>>
-      snapshots() {
-    return client
-        .genericKubernetesResources(NodeSnapshotter.API_VERSION, "VolumeSnapshot")
-        .inNamespace("apps");
   }
 
   /** A dynamic content's spec as the snapshot controller writes it. */

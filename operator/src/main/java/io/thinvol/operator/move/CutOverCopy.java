@@ -116,7 +116,8 @@ final class CutOverCopy {
     String uid = move.resource().getMetadata().getUid();
     Optional<CopiedIn> held = move.services().calls().copied(uid);
     if (held.isPresent()) {
-      return held;
+      // a copy that ended after the reconcile that started it: recorded now, once
+      return Optional.of(recorded(move, held.get()));
     }
     MoveCluster cluster = move.cluster();
     PersistentVolumeClaim base =
@@ -177,11 +178,16 @@ final class CutOverCopy {
       }
       throw MoveFailure.failed("CopyFailed", why);
     }
+    return Optional.of(recorded(move, copied));
+  }
+
+  /** The new volume and the copy's figures in the status, saved, before anything is made of it. */
+  private static CopiedIn recorded(Move move, CopiedIn copied) {
     VolumeMoveStatus status = move.status();
     if (copied.volumeId().equals(status.getTargetVolumeHandle())) {
-      return Optional.of(copied); // asked again after a restart: the figures are recorded
+      return copied; // asked again after a restart, or taken again: the figures are recorded
     }
-    status.setTargetVolume(names.newVolume());
+    status.setTargetVolume(move.names().newVolume());
     status.setTargetVolumeHandle(copied.volumeId());
     status.setDeltaBytes(MoveStatusModel.bytes(copied.deltaBytes()));
     status.setBytesCopied(
@@ -189,7 +195,7 @@ final class CutOverCopy {
             MoveStatusModel.bytes(status.getBytesCopied()) + copied.deltaBytes()));
     move.message("copied " + MoveStatusModel.size(copied.deltaBytes()) + " of changed blocks");
     move.save(); // the new volume is known before its PersistentVolume: a rollback deletes it
-    return Optional.of(copied);
+    return copied;
   }
 
   /**
