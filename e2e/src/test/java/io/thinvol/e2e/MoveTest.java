@@ -137,6 +137,10 @@ class MoveTest extends E2eSteps {
    */
   @Test
   @Order(4)
+  @Disabled(
+      "the real snapshot-controller refuses S2's kind of snapshot: \"VolumeSnapshotContent is"
+          + " dynamically provisioned while expecting a pre-provisioned one\" (2026-11-26):"
+          + " the cut-over must take S2 another way; issue 31 stays open (moves.md Known issues)")
   @DisplayName("a cut-over's snapshot by handle and a podless restore on the real sidecars")
   void cutOverParts() {
     String node = world().require("move.node");
