@@ -336,7 +336,8 @@ public final class StrictApiServer extends IndexedCrudDispatcher {
       throw Refusal.noNamespace(namespace);
     }
     if (current.get() != null && current.get().verb().equals("patch")) {
-      dropNulls(object); // a merge patch's null removes the field (RFC 7386), never stores null
+      MergePatches.dropNulls(
+          object); // a merge patch's null removes the field (RFC 7386), never stores null
     }
     if (oldObject == null && object.path("metadata").isObject()) {
       // A real server's uids are random: names derived from them differ from object to object.
@@ -388,24 +389,6 @@ public final class StrictApiServer extends IndexedCrudDispatcher {
         oldAttributes,
         Serialization.unmarshal(stored, GenericKubernetesResource.class),
         stored);
-  }
-
-  private static void dropNulls(JsonNode node) {
-    if (node.isObject()) {
-      List<String> nulls = new ArrayList<>();
-      node.fields()
-          .forEachRemaining(
-              field -> {
-                if (field.getValue().isNull()) {
-                  nulls.add(field.getKey());
-                } else {
-                  dropNulls(field.getValue());
-                }
-              });
-      ((ObjectNode) node).remove(nulls);
-    } else if (node.isArray()) {
-      node.forEach(StrictApiServer::dropNulls);
-    }
   }
 
   private Optional<String> deletedCrd(AttributeSet key) {
