@@ -182,6 +182,28 @@ public final class Snapshots {
     }
   }
 
+  /**
+   * Deletes the snapshot named {@code name}, once a CreateSnapshot of that name in flight ended.
+   *
+   * @return whether there was one
+   */
+  public boolean deleteByName(String name, String sourceVolumeId) {
+    try (OperationLocks.Held nameLock =
+        locks.acquire("name:snapshot:" + name, "snapshot name '" + name + "'", NAME_WAIT)) {
+      Optional<SnapshotRecord> named = catalog.snapshotByName(name);
+      if (named.isEmpty()) {
+        return false;
+      }
+      if (!named.get().sourceVolumeId().equals(sourceVolumeId)) {
+        throw CsiException.failedPrecondition(
+            "snapshot '%s' (%s) is of volume %s, not of %s: left as it is",
+            name, named.get().id(), named.get().sourceVolumeId(), sourceVolumeId);
+      }
+      delete(named.get().id());
+      return true;
+    }
+  }
+
   /** Removes a snapshot whose lock the caller holds, or that no call can reach yet. */
   void remove(SnapshotRecord record) {
     try {

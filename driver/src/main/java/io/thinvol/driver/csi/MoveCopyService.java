@@ -4,10 +4,15 @@ import io.grpc.stub.StreamObserver;
 import io.thinvol.driver.core.DeltaCopied;
 import io.thinvol.driver.core.VolumeManager;
 import io.thinvol.driver.peer.copy.PeerPuller;
+import io.thinvol.driver.store.SnapshotRecord;
 import io.thinvol.driver.store.VolumeRecord;
 import io.thinvol.peer.v1.CopyInRequest;
 import io.thinvol.peer.v1.CopyInResponse;
+import io.thinvol.peer.v1.DropSnapshotRequest;
+import io.thinvol.peer.v1.DropSnapshotResponse;
 import io.thinvol.peer.v1.MoveCopyGrpc;
+import io.thinvol.peer.v1.SnapshotRequest;
+import io.thinvol.peer.v1.SnapshotResponse;
 import io.thinvol.peer.v1.SpaceRequest;
 import io.thinvol.peer.v1.SpaceResponse;
 import java.time.Duration;
@@ -18,8 +23,9 @@ import java.util.Map;
  * (whose interceptor admits the allowed ServiceAccounts, the operator's, and not the peers): a new
  * volume holding a snapshot of another node, pulled as the changes since the snapshot a volume of
  * this node was made from. It is a CreateVolume in all but its entry: idempotent by name, assembled
- * privately and published only once the whole result reads as the snapshot. And a volume's space,
- * by which the move follows its pre-copy.
+ * privately and published only once the whole result reads as the snapshot. The cut-over's snapshot
+ * on the source node, a CreateSnapshot in all but its entry. And a volume's space, by which the
+ * move follows its pre-copy.
  */
 public final class MoveCopyService extends MoveCopyGrpc.MoveCopyImplBase {
 
@@ -62,6 +68,37 @@ public final class MoveCopyService extends MoveCopyGrpc.MoveCopyImplBase {
         .setBaseSnapshotId(
             volumes.catalog().volume(base).map(b -> b.contentSource().id()).orElse(""))
         .setDeltaBytes(made.receivedBytes())
+        .build();
+  }
+
+  @Override
+  public void snapshot(SnapshotRequest request, StreamObserver<SnapshotResponse> observer) {
+    Rpc.unary("MoveCopy.Snapshot", request.getName(), observer, () -> snapshot(request));
+  }
+
+  private SnapshotResponse snapshot(SnapshotRequest request) {
+    String name = Requests.name(request.getName(), "name");
+    Requests.requirePresent(request.getSourceVolumeId(), "source_volume_id");
+    String source = Requests.volumeId(request.getSourceVolumeId());
+    SnapshotRecord taken = volumes.snapshots().create(name, source, Rpc.remaining(COPY_LIMIT));
+    return SnapshotResponse.newBuilder()
+        .setSnapshotId(taken.id())
+        .setSizeBytes(taken.sizeBytes())
+        .build();
+  }
+
+  @Override
+  public void dropSnapshot(
+      DropSnapshotRequest request, StreamObserver<DropSnapshotResponse> observer) {
+    Rpc.unary("MoveCopy.DropSnapshot", request.getName(), observer, () -> drop(request));
+  }
+
+  private DropSnapshotResponse drop(DropSnapshotRequest request) {
+    String name = Requests.name(request.getName(), "name");
+    Requests.requirePresent(request.getSourceVolumeId(), "source_volume_id");
+    String source = Requests.volumeId(request.getSourceVolumeId());
+    return DropSnapshotResponse.newBuilder()
+        .setDropped(volumes.snapshots().deleteByName(name, source))
         .build();
   }
 

@@ -31,7 +31,8 @@ import org.junit.jupiter.api.Test;
  * base must be a volume of node-b made from a snapshot, attached nowhere and unchanged since;
  * node-a must hold the base's snapshot, of the same volume as the one asked for, and the claim must
  * ask for that one. A sender that dies mid-stream leaves node-b's base as it was and nothing new. A
- * volume's space is the operator's to ask too, of the node that holds it.
+ * volume's space and a cut-over's snapshot are the operator's to ask too, of the node that holds
+ * it.
  */
 @EnableKubernetesMockClient(https = false)
 class CrossNodeDeltaRefusalTest {

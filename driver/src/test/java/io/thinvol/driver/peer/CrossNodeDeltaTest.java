@@ -23,9 +23,10 @@ import org.junit.jupiter.api.Test;
 /**
  * A VolumeMove's cut-over copy, driver side: node-b holds a copy of snapshot S1 of a volume of
  * node-a (a cross-node restore); files are written, deleted and trimmed on node-a, snapshot S2 is
- * taken, and node-b's driver is asked (MoveCopy/CopyIn, on its TLS port, as the operator) for S2 as
- * the changes since S1 applied onto a copy of its base. Two driver processes, real loop devices and
- * filesystems; node-a is reached through a relay that counts what it sends.
+ * taken (MoveCopy/Snapshot, as the operator), and node-b's driver is asked (MoveCopy/CopyIn, on its
+ * TLS port, as the operator) for S2 as the changes since S1 applied onto a copy of its base. Two
+ * driver processes, real loop devices and filesystems; node-a is reached through a relay that
+ * counts what it sends.
  */
 @EnableKubernetesMockClient(https = false)
 class CrossNodeDeltaTest {
@@ -70,8 +71,11 @@ class CrossNodeDeltaTest {
     // Committed first: ext4 trims only blocks whose freeing its journal has committed.
     new ProcessCommandRunner().run(Duration.ofSeconds(60), List.of("sync", "-f", mount.toString()));
     new ProcessCommandRunner().run(Duration.ofSeconds(60), List.of("fstrim", mount.toString()));
-    String s2 = cluster.csi("node-a").createSnapshot("s2", origin);
+    // S2 as the cut-over takes it: of a volume no pod uses any more, asked by the operator.
     cluster.volumes.unpublishAndUnstage("node-a", origin);
+    String s2 =
+        MoveCopyCalls.snapshot(cluster.nodes, cluster.nodes.operatorToken(), "node-a", "s2", origin)
+            .getSnapshotId();
     cluster.sources.restoreOf("moved", "s2", s2);
 
     long sent;

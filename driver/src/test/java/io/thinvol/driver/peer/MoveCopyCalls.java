@@ -3,7 +3,10 @@ package io.thinvol.driver.peer;
 import io.grpc.ManagedChannel;
 import io.thinvol.peer.v1.CopyInRequest;
 import io.thinvol.peer.v1.CopyInResponse;
+import io.thinvol.peer.v1.DropSnapshotRequest;
 import io.thinvol.peer.v1.MoveCopyGrpc;
+import io.thinvol.peer.v1.SnapshotRequest;
+import io.thinvol.peer.v1.SnapshotResponse;
 import io.thinvol.peer.v1.SpaceRequest;
 import io.thinvol.peer.v1.SpaceResponse;
 
@@ -27,6 +30,32 @@ final class MoveCopyCalls {
                   .setClaimNamespace(CopySources.NAMESPACE)
                   .setClaimName(claim)
                   .build());
+    } finally {
+      channel.shutdownNow();
+    }
+  }
+
+  /** A cut-over's snapshot {@code name} of {@code volumeId}, asked of {@code node}. */
+  static SnapshotResponse snapshot(
+      PeerDrivers nodes, String token, String node, String name, String volumeId) throws Exception {
+    ManagedChannel channel = TlsPort.channel(nodes, node, token);
+    try {
+      return MoveCopyGrpc.newBlockingStub(channel)
+          .snapshot(SnapshotRequest.newBuilder().setName(name).setSourceVolumeId(volumeId).build());
+    } finally {
+      channel.shutdownNow();
+    }
+  }
+
+  /** Whether {@code node} held a cut-over's snapshot {@code name} of {@code volumeId}, dropped. */
+  static boolean drop(PeerDrivers nodes, String token, String node, String name, String volumeId)
+      throws Exception {
+    ManagedChannel channel = TlsPort.channel(nodes, node, token);
+    try {
+      return MoveCopyGrpc.newBlockingStub(channel)
+          .dropSnapshot(
+              DropSnapshotRequest.newBuilder().setName(name).setSourceVolumeId(volumeId).build())
+          .getDropped();
     } finally {
       channel.shutdownNow();
     }
