@@ -4,7 +4,10 @@ import com.google.common.util.concurrent.Futures;
 import com.google.common.util.concurrent.MoreExecutors;
 import io.thinvol.addons.resolve.DriverEndpoint;
 import io.thinvol.peer.v1.CopyInRequest;
+import io.thinvol.peer.v1.DropSnapshotRequest;
+import io.thinvol.peer.v1.DropSnapshotResponse;
 import io.thinvol.peer.v1.MoveCopyGrpc;
+import io.thinvol.peer.v1.SnapshotRequest;
 import io.thinvol.peer.v1.SpaceRequest;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -46,6 +49,44 @@ public final class GrpcMoveCopier implements MoveCopier {
                         r.getSizeBytes(),
                         r.getBaseSnapshotId(),
                         r.getDeltaBytes()),
+                MoreExecutors.directExecutor()));
+  }
+
+  @Override
+  public CompletableFuture<Taken> snapshot(
+      DriverEndpoint source, SnapshotOf request, Duration timeout) {
+    SnapshotRequest snapshot =
+        SnapshotRequest.newBuilder()
+            .setName(request.name())
+            .setSourceVolumeId(request.sourceVolumeId())
+            .build();
+    return calls.call(
+        source,
+        timeout,
+        MoveCopyGrpc::newFutureStub,
+        stub ->
+            Futures.transform(
+                stub.snapshot(snapshot),
+                r -> new Taken(r.getSnapshotId(), r.getSizeBytes()),
+                MoreExecutors.directExecutor()));
+  }
+
+  @Override
+  public CompletableFuture<Boolean> dropSnapshot(
+      DriverEndpoint source, SnapshotOf request, Duration timeout) {
+    DropSnapshotRequest drop =
+        DropSnapshotRequest.newBuilder()
+            .setName(request.name())
+            .setSourceVolumeId(request.sourceVolumeId())
+            .build();
+    return calls.call(
+        source,
+        timeout,
+        MoveCopyGrpc::newFutureStub,
+        stub ->
+            Futures.transform(
+                stub.dropSnapshot(drop),
+                DropSnapshotResponse::getDropped,
                 MoreExecutors.directExecutor()));
   }
 

@@ -35,6 +35,22 @@ public interface MoveCopier {
 
   CompletableFuture<CopiedIn> copyIn(DriverEndpoint target, CopyIn request, Duration timeout);
 
+  /**
+   * A snapshot asked of the source node's driver: the cut-over's, taken once the claim is gone.
+   *
+   * @param name a repeat with the same name answers the snapshot taken first
+   */
+  record SnapshotOf(String name, String sourceVolumeId) {}
+
+  /** The snapshot's id on the source node and its source volume's size. */
+  record Taken(String snapshotId, long sizeBytes) {}
+
+  CompletableFuture<Taken> snapshot(DriverEndpoint source, SnapshotOf request, Duration timeout);
+
+  /** Deletes the snapshot {@link #snapshot} took under that name, if any: whether there was one. */
+  CompletableFuture<Boolean> dropSnapshot(
+      DriverEndpoint source, SnapshotOf request, Duration timeout);
+
   /** The volume's size and allocated bytes on the driver's node (NOT_FOUND when it holds none). */
   CompletableFuture<VolumeSpace> space(DriverEndpoint node, String volumeId, Duration timeout);
 }

@@ -10,9 +10,15 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.thinvol.addons.call.MoveCopier.CopiedIn;
 import io.thinvol.addons.call.MoveCopier.CopyIn;
+import io.thinvol.addons.call.MoveCopier.SnapshotOf;
+import io.thinvol.addons.call.MoveCopier.Taken;
 import io.thinvol.addons.call.MoveCopier.VolumeSpace;
 import io.thinvol.peer.v1.CopyInRequest;
 import io.thinvol.peer.v1.CopyInResponse;
+import io.thinvol.peer.v1.DropSnapshotRequest;
+import io.thinvol.peer.v1.DropSnapshotResponse;
+import io.thinvol.peer.v1.SnapshotRequest;
+import io.thinvol.peer.v1.SnapshotResponse;
 import io.thinvol.peer.v1.SpaceRequest;
 import io.thinvol.peer.v1.SpaceResponse;
 import java.nio.file.Path;
@@ -88,6 +94,35 @@ class GrpcMoveCopierTest {
                 .build());
     assertThat(call.authorization()).isEqualTo("Bearer operator-token");
     assertThat(call.deadline()).isBetween(TIMEOUT.minusSeconds(30), TIMEOUT);
+  }
+
+  @Test
+  void aSnapshotIsTakenAndDroppedByNameOnTheSourceNode() throws Exception {
+    driver.taken =
+        SnapshotResponse.newBuilder().setSnapshotId("snap-s2").setSizeBytes(1L << 30).build();
+    driver.dropped = DropSnapshotResponse.newBuilder().setDropped(true).build();
+    SnapshotOf s2 = new SnapshotOf("thinvol-move-uid-cut", "vol-1");
+
+    Taken taken = copier.snapshot(driver.endpoint(), s2, TIMEOUT).get(30, TimeUnit.SECONDS);
+    boolean dropped = copier.dropSnapshot(driver.endpoint(), s2, TIMEOUT).get(30, TimeUnit.SECONDS);
+
+    assertThat(taken).isEqualTo(new Taken("snap-s2", 1L << 30));
+    assertThat(dropped).isTrue();
+    assertThat(driver.received())
+        .extracting(StandInDriver.Received::request, StandInDriver.Received::authorization)
+        .containsExactly(
+            tuple(
+                SnapshotRequest.newBuilder()
+                    .setName("thinvol-move-uid-cut")
+                    .setSourceVolumeId("vol-1")
+                    .build(),
+                "Bearer operator-token"),
+            tuple(
+                DropSnapshotRequest.newBuilder()
+                    .setName("thinvol-move-uid-cut")
+                    .setSourceVolumeId("vol-1")
+                    .build(),
+                "Bearer operator-token"));
   }
 
   @Test

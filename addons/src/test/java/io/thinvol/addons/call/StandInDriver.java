@@ -24,7 +24,11 @@ import io.thinvol.addons.resolve.DriverEndpoint;
 import io.thinvol.api.BackendNames;
 import io.thinvol.peer.v1.CopyInRequest;
 import io.thinvol.peer.v1.CopyInResponse;
+import io.thinvol.peer.v1.DropSnapshotRequest;
+import io.thinvol.peer.v1.DropSnapshotResponse;
 import io.thinvol.peer.v1.MoveCopyGrpc;
+import io.thinvol.peer.v1.SnapshotRequest;
+import io.thinvol.peer.v1.SnapshotResponse;
 import io.thinvol.peer.v1.SpaceRequest;
 import io.thinvol.peer.v1.SpaceResponse;
 import java.io.IOException;
@@ -64,6 +68,8 @@ final class StandInDriver implements AutoCloseable {
   private final AtomicInteger connections = new AtomicInteger();
   volatile CopyInResponse copied = CopyInResponse.getDefaultInstance();
   volatile SpaceResponse space = SpaceResponse.getDefaultInstance();
+  volatile SnapshotResponse taken = SnapshotResponse.getDefaultInstance();
+  volatile DropSnapshotResponse dropped = DropSnapshotResponse.getDefaultInstance();
   volatile Status failure;
 
   StandInDriver(Path dir, String namespace) throws Exception {
@@ -108,6 +114,17 @@ final class StandInDriver implements AutoCloseable {
     @Override
     public void copyIn(CopyInRequest request, StreamObserver<CopyInResponse> observer) {
       answer("CopyIn", request, copied, observer);
+    }
+
+    @Override
+    public void snapshot(SnapshotRequest request, StreamObserver<SnapshotResponse> observer) {
+      answer("Snapshot", request, taken, observer);
+    }
+
+    @Override
+    public void dropSnapshot(
+        DropSnapshotRequest request, StreamObserver<DropSnapshotResponse> observer) {
+      answer("DropSnapshot", request, dropped, observer);
     }
 
     @Override
