@@ -10,7 +10,8 @@ import java.util.function.Function;
 
 /**
  * The drivers' MoveCopy services as a move's tests want them: each node's space answers a fixed
- * allocation, a copy-in answers what the test set (by default a new volume of the request's name).
+ * allocation, a snapshot and a copy-in answer what the test set (by default a snapshot and a new
+ * volume of the request's name).
  */
 final class FakeMoveCopier implements MoveCopier {
 
@@ -20,6 +21,10 @@ final class FakeMoveCopier implements MoveCopier {
 
   final List<CopyIn> copies = new CopyOnWriteArrayList<>();
   final List<String> spaceAsked = new CopyOnWriteArrayList<>();
+  final List<SnapshotOf> snapshots = new CopyOnWriteArrayList<>();
+  final List<SnapshotOf> dropped = new CopyOnWriteArrayList<>();
+  volatile Function<SnapshotOf, CompletableFuture<Taken>> snapshot =
+      request -> CompletableFuture.completedFuture(new Taken("snap-" + request.name(), SIZE));
   volatile Function<CopyIn, CompletableFuture<CopiedIn>> copyIn =
       request ->
           CompletableFuture.completedFuture(
@@ -30,6 +35,20 @@ final class FakeMoveCopier implements MoveCopier {
       DriverEndpoint target, CopyIn request, Duration timeout) {
     copies.add(request);
     return copyIn.apply(request);
+  }
+
+  @Override
+  public CompletableFuture<Taken> snapshot(
+      DriverEndpoint source, SnapshotOf request, Duration timeout) {
+    snapshots.add(request);
+    return snapshot.apply(request);
+  }
+
+  @Override
+  public CompletableFuture<Boolean> dropSnapshot(
+      DriverEndpoint source, SnapshotOf request, Duration timeout) {
+    dropped.add(request);
+    return CompletableFuture.completedFuture(true);
   }
 
   @Override

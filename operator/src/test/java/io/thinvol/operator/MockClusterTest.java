@@ -203,13 +203,28 @@ abstract class MockClusterTest {
       @Override
       public CompletableFuture<CopiedIn> copyIn(
           io.thinvol.addons.resolve.DriverEndpoint target, CopyIn request, Duration timeout) {
-        return CompletableFuture.failedFuture(
-            Status.UNAVAILABLE.withDescription("no driver in this test").asRuntimeException());
+        return unreachable();
+      }
+
+      @Override
+      public CompletableFuture<Taken> snapshot(
+          io.thinvol.addons.resolve.DriverEndpoint source, SnapshotOf request, Duration timeout) {
+        return unreachable();
+      }
+
+      @Override
+      public CompletableFuture<Boolean> dropSnapshot(
+          io.thinvol.addons.resolve.DriverEndpoint source, SnapshotOf request, Duration timeout) {
+        return unreachable();
       }
 
       @Override
       public CompletableFuture<VolumeSpace> space(
           io.thinvol.addons.resolve.DriverEndpoint node, String volumeId, Duration timeout) {
+        return unreachable();
+      }
+
+      private static <T> CompletableFuture<T> unreachable() {
         return CompletableFuture.failedFuture(
             Status.UNAVAILABLE.withDescription("no driver in this test").asRuntimeException());
       }

@@ -1,6 +1,7 @@
 package io.thinvol.operator;
 
 import csi.v1.CreateSnapshotRequest;
+import csi.v1.ListSnapshotsRequest;
 import csi.v1.Snapshot;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -18,7 +19,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * VolumeSnapshotContents labelled {@code snapshot.storage.kubernetes.io/managed-by=<its node>}; for
  * each dynamic one of its driver not yet made it calls the driver's CreateSnapshot, named {@code
  * snapshot-<VolumeSnapshot uid>}, with the parameters that flag adds (the VolumeSnapshot's name and
- * namespace, the content's name), and writes what the driver answered into the content's status.
+ * namespace, the content's name), and writes what the driver answered into the content's status;
+ * for each pre-provisioned one it lists the snapshot its handle names (ListSnapshots), as the
+ * sidecar checks one, and writes that.
  */
 final class NodeSnapshotter implements AutoCloseable {
 
@@ -69,29 +72,32 @@ final class NodeSnapshotter implements AutoCloseable {
     Map<String, Object> status =
         (Map<String, Object>) content.getAdditionalProperties().get("status");
     Map<String, Object> ref = (Map<String, Object>) spec.get("volumeSnapshotRef");
-    // as the sidecar, which names the snapshot after the VolumeSnapshot's uid: a pre-provisioned
-    // content waits until the snapshot controller has bound it
     if (!driver.equals(spec.get("driver"))
-        || source.get("volumeHandle") == null
-        || ref.get("uid") == null
         || (status != null && status.get("snapshotHandle") != null)) {
+      return;
+    }
+    // as the sidecar, which names the snapshot after the VolumeSnapshot's uid: a dynamic content
+    // waits until the snapshot controller has bound it
+    if (source.get("snapshotHandle") == null && ref.get("uid") == null) {
       return;
     }
     try {
       Snapshot made =
-          csi.controller()
-              .createSnapshot(
-                  CreateSnapshotRequest.newBuilder()
-                      .setName("snapshot-" + ref.get("uid"))
-                      .setSourceVolumeId((String) source.get("volumeHandle"))
-                      .putParameters(
-                          "csi.storage.k8s.io/volumesnapshot/name", (String) ref.get("name"))
-                      .putParameters(
-                          "csi.storage.k8s.io/volumesnapshot/namespace",
-                          (String) ref.get("namespace"))
-                      .putParameters("csi.storage.k8s.io/volumesnapshotcontent/name", name)
-                      .build())
-              .getSnapshot();
+          source.get("snapshotHandle") != null
+              ? listed((String) source.get("snapshotHandle"))
+              : csi.controller()
+                  .createSnapshot(
+                      CreateSnapshotRequest.newBuilder()
+                          .setName("snapshot-" + ref.get("uid"))
+                          .setSourceVolumeId((String) source.get("volumeHandle"))
+                          .putParameters(
+                              "csi.storage.k8s.io/volumesnapshot/name", (String) ref.get("name"))
+                          .putParameters(
+                              "csi.storage.k8s.io/volumesnapshot/namespace",
+                              (String) ref.get("namespace"))
+                          .putParameters("csi.storage.k8s.io/volumesnapshotcontent/name", name)
+                          .build())
+                  .getSnapshot();
       client
           .genericKubernetesResources(API_VERSION, "VolumeSnapshotContent")
           .withName(name)
@@ -116,6 +122,18 @@ final class NodeSnapshotter implements AutoCloseable {
               + " in "
               + io.fabric8.kubernetes.client.utils.Serialization.asJson(content));
     }
+  }
+
+  /** A pre-provisioned content's snapshot, as the sidecar checks it: ListSnapshots by its id. */
+  private Snapshot listed(String handle) {
+    return csi
+        .controller()
+        .listSnapshots(ListSnapshotsRequest.newBuilder().setSnapshotId(handle).build())
+        .getEntriesList()
+        .stream()
+        .map(e -> e.getSnapshot())
+        .findFirst()
+        .orElseThrow(() -> new IllegalStateException("snapshot " + handle + " not found"));
   }
 
   /** The cluster's objects of a snapshot.storage.k8s.io/v1 kind (VolumeSnapshot, ...). */

@@ -16,10 +16,11 @@ import java.util.Map;
 /**
  * The external-snapshotter's snapshot controller, played: a VolumeSnapshot of a claim gets a
  * dynamic content {@code snapcontent-<uid>} for its volume, one of a pre-provisioned content binds
- * it (the content's {@code volumeSnapshotRef.uid}); a VolumeSnapshot is ready once its content is.
- * A content with policy Delete whose VolumeSnapshot is gone is deleted, its snapshot with it (the
- * node's csi-snapshotter's DeleteSnapshot). The CreateSnapshot itself is the node's
- * csi-snapshotter's ({@link NodeSnapshotter}).
+ * it (the content's {@code volumeSnapshotRef.uid}) if the content names a snapshot handle, and is
+ * refused if it names a volume; a VolumeSnapshot is ready once its content is. A content with
+ * policy Delete whose VolumeSnapshot is gone is deleted, its snapshot with it (the node's
+ * csi-snapshotter's DeleteSnapshot). The CreateSnapshot itself is the node's csi-snapshotter's
+ * ({@link NodeSnapshotter}).
  */
 final class PlayedSnapshotController {
 
@@ -74,6 +75,19 @@ final class PlayedSnapshotController {
       GenericKubernetesResource content =
           NodeSnapshotter.objects(client, "VolumeSnapshotContent").withName(contentName).get();
       if (content == null) {
+        return;
+      }
+      if (tree(content).at("/spec/source/snapshotHandle").asText("").isEmpty()) {
+        // the real controller's rule: only a snapshot handle is pre-provisioned
+        writeStatus(
+            snapshot,
+            Map.of(
+                "readyToUse",
+                false,
+                "error",
+                Map.of(
+                    "message",
+                    "VolumeSnapshotContent " + contentName + " is dynamically provisioned")));
         return;
       }
       if (tree(content).at("/spec/volumeSnapshotRef/uid").asText("").isEmpty()) {

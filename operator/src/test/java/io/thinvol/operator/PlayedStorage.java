@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.thinvol.addons.ClusterFixtures;
+import io.thinvol.operator.model.SnapshotContentNode;
 import io.thinvol.testing.PlayedControllers;
 import java.util.HashMap;
 import java.util.List;
@@ -21,11 +22,12 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * The storage controllers a bare API server lacks, played for a move's tests in one background
  * loop, each as the real one acts on what it sees: the snapshot controller and csi-snapshotter
- * (snapshots ready with a handle, or failed where the test says), the external-provisioner (a claim
- * restored from a snapshot on its selected node gets a volume; a released volume with the Delete
- * policy is deleted), the PV controller (a claim naming a volume reserved for it is bound; a volume
- * whose claim is gone is Released) and the pvc-protection controller (a deleted claim no running
- * pod uses goes).
+ * (snapshots ready with a handle, or failed where the test says; a pre-provisioned content only by
+ * its snapshot handle, and ready only with the node label the node-deployment csi-snapshotter
+ * selects on), the external-provisioner (a claim restored from a snapshot on its selected node gets
+ * a volume; a released volume with the Delete policy is deleted), the PV controller (a claim naming
+ * a volume reserved for it is bound; a volume whose claim is gone is Released) and the
+ * pvc-protection controller (a deleted claim no running pod uses goes).
  */
 final class PlayedStorage implements AutoCloseable {
 
@@ -105,7 +107,8 @@ final class PlayedStorage implements AutoCloseable {
         continue;
       }
       String contentName = (String) source.get("volumeSnapshotContentName");
-      if (contentName == null) {
+      boolean preProvisioned = contentName != null;
+      if (!preProvisioned) {
         contentName = "snapcontent-" + snapshot.getMetadata().getUid();
         createDynamicContent(contentName, snapshot);
       }
@@ -117,7 +120,30 @@ final class PlayedStorage implements AutoCloseable {
       if (content == null) {
         continue;
       }
-      writeStatus(content, Map.of("readyToUse", true, "snapshotHandle", "snap-" + name));
+      String handle = "snap-" + name;
+      if (preProvisioned) {
+        Map<String, Object> contentSource =
+            map(map(content.getAdditionalProperties().get("spec")).get("source"));
+        if (contentSource.get("snapshotHandle") == null) {
+          // the real snapshot controller's rule: only a snapshot handle is pre-provisioned
+          writeStatus(
+              snapshot,
+              Map.of(
+                  "readyToUse",
+                  false,
+                  "error",
+                  Map.of(
+                      "message",
+                      "VolumeSnapshotContent " + contentName + " is dynamically provisioned")));
+          continue;
+        }
+        if (content.getMetadata().getLabels() == null
+            || !content.getMetadata().getLabels().containsKey(SnapshotContentNode.MANAGED_BY)) {
+          continue; // no node's csi-snapshotter (--node-deployment) sees it
+        }
+        handle = String.valueOf(contentSource.get("snapshotHandle"));
+      }
+      writeStatus(content, Map.of("readyToUse", true, "snapshotHandle", handle));
       writeStatus(
           snapshot, Map.of("readyToUse", true, "boundVolumeSnapshotContentName", contentName));
     }

@@ -76,11 +76,14 @@ class VolumeMoveTest extends MoveClusterTest {
     assertThat(volume.getMetadata().getAnnotations())
         .containsEntry("pv.kubernetes.io/provisioned-by", DRIVER);
 
+    // S2 taken by the source node's driver once the claim was gone, named after the move
+    assertThat(copier.snapshots)
+        .containsExactly(new MoveCopier.SnapshotOf(newVolume + "-cut", OLD_HANDLE));
     assertThat(copier.copies)
         .containsExactly(
             new MoveCopier.CopyIn(
                 newVolume,
-                "snap-thinvol-move-" + id + "-cut",
+                "snap-" + newVolume + "-cut",
                 "copy-thinvol-move-" + id + "-base",
                 APPS,
                 "thinvol-move-" + id + "-cut"));

@@ -4,35 +4,39 @@ import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.inbound.SimpleInboundEventSource;
 import io.thinvol.addons.call.MoveCopier;
 import io.thinvol.addons.call.MoveCopier.CopiedIn;
-import io.thinvol.addons.resolve.DriverEndpoint;
+import io.thinvol.addons.call.MoveCopier.Taken;
 import io.thinvol.api.v1alpha1.VolumeMove;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 /**
- * The cut-over copies in flight, by move uid, held without a reconcile thread: a copy of a large
- * change set takes minutes. When one ends its move is reconciled to take the result. After a
- * restart the copy is asked again: the target's driver answers the volume it made first (the call
- * is idempotent by name).
+ * The cut-over's driver calls in flight (S2 on the source node, the copy on the target), by move
+ * uid, held without a reconcile thread: either may take minutes. When one ends its move is
+ * reconciled to take the result. After a restart a call is asked again: the driver answers what it
+ * made first (both calls are idempotent by name).
  */
 final class CopyCalls {
 
-  /** A copy may take this long; the driver pulls the changed blocks in this time. */
+  /** A call may take this long: the driver copies a whole image, or pulls the changed blocks. */
   static final Duration TIMEOUT = Duration.ofMinutes(30);
+
+  private static final String SNAPSHOT = "/snapshot";
+  private static final String COPY = "/copy";
 
   private final MoveCopier copier;
   private final SimpleInboundEventSource<VolumeMove> wakeUps =
       new SimpleInboundEventSource<>("move-wake-ups");
-  private final Map<String, CompletableFuture<CopiedIn>> calls = new ConcurrentHashMap<>();
+  private final Map<String, CompletableFuture<?>> calls = new ConcurrentHashMap<>();
 
   CopyCalls(MoveCopier copier) {
     this.copier = copier;
   }
 
-  /** Wakes a move when its copy ends, or when a copy slot frees on its source node. */
+  /** Wakes a move when a call of it ends, or when a copy slot frees on its source node. */
   SimpleInboundEventSource<VolumeMove> wakeUps() {
     return wakeUps;
   }
@@ -41,45 +45,72 @@ final class CopyCalls {
     return copier;
   }
 
-  /**
-   * The copy's result once it ended, empty while it runs; starts it when none is in flight. A
-   * success is kept until {@link #forget} (a later step reads its size again); a failure is handed
-   * out once, so that the next call asks again.
-   */
+  /** The cut-over snapshot's call, as {@link #call}. */
+  Optional<CompletableFuture<Taken>> snapshot(
+      ResourceID move, String uid, Supplier<CompletableFuture<Taken>> start) {
+    return call(move, uid + SNAPSHOT, start);
+  }
+
+  /** The copy's call, as {@link #call}. */
   Optional<CompletableFuture<CopiedIn>> copy(
-      ResourceID move, String uid, DriverEndpoint target, MoveCopier.CopyIn request) {
-    CompletableFuture<CopiedIn> call = calls.get(uid);
+      ResourceID move, String uid, Supplier<CompletableFuture<CopiedIn>> start) {
+    return call(move, uid + COPY, start);
+  }
+
+  /**
+   * The call's result once it ended, empty while it runs; starts it when none is in flight. A
+   * success is kept until {@link #forget} (a later step reads it again); a failure is handed out
+   * once, so that the next look asks again.
+   */
+  @SuppressWarnings("unchecked")
+  private <T> Optional<CompletableFuture<T>> call(
+      ResourceID move, String key, Supplier<CompletableFuture<T>> start) {
+    CompletableFuture<T> call = (CompletableFuture<T>) calls.get(key);
     if (call == null) {
-      CompletableFuture<CopiedIn> started = copier.copyIn(target, request, TIMEOUT);
-      calls.put(uid, started);
+      CompletableFuture<T> started = start.get();
+      calls.put(key, started);
       started.whenComplete((result, error) -> wakeUps.propagateEvent(move));
-      return started.isDone() ? copy(move, uid, target, request) : Optional.empty();
+      return started.isDone() ? call(move, key, start) : Optional.empty();
     }
     if (!call.isDone()) {
       return Optional.empty();
     }
     if (call.isCompletedExceptionally()) {
-      calls.remove(uid);
+      calls.remove(key);
     }
     return Optional.of(call);
   }
 
   /** The successful copy of a move this process holds, if any. */
   Optional<CopiedIn> copied(String uid) {
-    CompletableFuture<CopiedIn> call = calls.get(uid);
+    return succeeded(uid + COPY).map(CopiedIn.class::cast);
+  }
+
+  /** The cut-over snapshot of a move this process took, if any. */
+  Optional<Taken> taken(String uid) {
+    return succeeded(uid + SNAPSHOT).map(Taken.class::cast);
+  }
+
+  private Optional<Object> succeeded(String key) {
+    CompletableFuture<?> call = calls.get(key);
     return call != null && call.isDone() && !call.isCompletedExceptionally()
         ? Optional.of(call.join())
         : Optional.empty();
   }
 
-  /** Whether a copy of the move runs in this process. */
+  /** Whether a call of the move runs in this process. */
   boolean running(String uid) {
-    CompletableFuture<CopiedIn> call = calls.get(uid);
+    return runs(uid + SNAPSHOT) || runs(uid + COPY);
+  }
+
+  private boolean runs(String key) {
+    CompletableFuture<?> call = calls.get(key);
     return call != null && !call.isDone();
   }
 
-  /** Forgets a move's copy (it ended or was given up). */
+  /** Forgets a move's calls (they ended or were given up). */
   void forget(String uid) {
-    calls.remove(uid);
+    calls.remove(uid + SNAPSHOT);
+    calls.remove(uid + COPY);
   }
 }

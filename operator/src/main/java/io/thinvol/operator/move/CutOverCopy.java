@@ -1,6 +1,5 @@
 package io.thinvol.operator.move;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.grpc.Status;
@@ -17,9 +16,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
 /**
- * The cut-over once the claim is gone: S2 of the old volume (no pod can write it any more), the
- * changed blocks copied onto the pre-copy on the target node, the new volume recorded in the status
- * before its PersistentVolume is made, and the claim re-created bound to it.
+ * The cut-over once the claim is gone: S2 of the old volume ({@link CutSnapshot}; no pod can write
+ * the volume any more), the changed blocks copied onto the pre-copy on the target node, the new
+ * volume recorded in the status before its PersistentVolume is made, and the claim re-created bound
+ * to it.
  */
 final class CutOverCopy {
 
@@ -28,8 +28,8 @@ final class CutOverCopy {
 
   static final Duration POLL = Duration.ofMillis(500);
 
-  /** A copy failing for these may succeed when asked again. */
-  private static final Set<Status.Code> PASSING =
+  /** A driver call failing for these may succeed when asked again. */
+  static final Set<Status.Code> PASSING =
       Set.of(
           Status.Code.UNAVAILABLE,
           Status.Code.DEADLINE_EXCEEDED,
@@ -54,28 +54,13 @@ final class CutOverCopy {
                         "PersistentVolume "
                             + old.getMetadata().getName()
                             + " does not hold the claim the cut-over deleted"));
-    String snapshotClass = SourceFacts.snapshotClass(old);
-    GenericKubernetesResource content =
-        cluster
-            .snapshotContent(names.cut())
-            .orElseGet(() -> cluster.ensure(SnapshotObjects.cutContent(names, old, snapshotClass)));
-    GenericKubernetesResource snapshot =
-        cluster
-            .snapshot(names.namespace(), names.cut())
-            .orElseGet(() -> cluster.ensure(SnapshotObjects.cut(names, snapshotClass)));
-    Optional<String> error =
-        SnapshotObjects.error(snapshot).or(() -> SnapshotObjects.error(content));
-    if (error.isPresent()) {
-      return passing(
-          move, "CutOverSnapshotFailed", "VolumeSnapshot " + names.cut() + ": " + error.get());
-    }
-    Optional<String> handle = SnapshotObjects.handle(content);
-    if (!SnapshotObjects.ready(snapshot) || handle.isEmpty()) {
-      return passing(move, null, "waiting for VolumeSnapshot " + names.cut() + " to be ready");
+    CutSnapshot.State cut = CutSnapshot.ready(move, old);
+    if (cut.handle() == null) {
+      return cut.lookAgain();
     }
     Optional<PersistentVolume> made = cluster.volume(names.newVolume());
     if (made.isEmpty()) {
-      Optional<CopiedIn> copied = copy(move, old, claim, handle.get());
+      Optional<CopiedIn> copied = copy(move, old, claim, cut.handle());
       if (copied.isEmpty()) {
         return POLL; // the copy runs; its end wakes the move
       }
@@ -147,9 +132,19 @@ final class CutOverCopy {
             .copy(
                 ResourceID.fromResource(move.resource()),
                 uid,
-                endpoint.get(),
-                new MoveCopier.CopyIn(
-                    names.newVolume(), snapshotHandle, baseHandle, names.namespace(), names.cut()));
+                () ->
+                    move.services()
+                        .calls()
+                        .copier()
+                        .copyIn(
+                            endpoint.get(),
+                            new MoveCopier.CopyIn(
+                                names.newVolume(),
+                                snapshotHandle,
+                                baseHandle,
+                                names.namespace(),
+                                names.cut()),
+                            CopyCalls.TIMEOUT));
     if (ended.isEmpty()) {
       move.message(
           "copying the blocks changed since the pre-copy to node "
@@ -203,7 +198,7 @@ final class CutOverCopy {
    *
    * @param reason null while merely waiting
    */
-  private static Duration passing(Move move, String reason, String message) throws MoveFailure {
+  static Duration passing(Move move, String reason, String message) throws MoveFailure {
     Instant since = Instant.parse(move.status().getCutOverStartTime());
     if (move.now().isAfter(since.plus(DEADLINE))) {
       throw MoveFailure.failed(

@@ -65,6 +65,11 @@ final class MoveNames {
     return "thinvol-move-" + id() + "-cut";
   }
 
+  /** S2's name on the source node's driver (a snapshot name, unique to the move). */
+  String cutSnapshot() {
+    return newVolume() + "-cut";
+  }
+
   /** The ValidatingAdmissionPolicy and its binding. */
   String window() {
     return "thinvol-move-" + id();

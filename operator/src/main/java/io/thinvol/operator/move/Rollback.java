@@ -105,6 +105,7 @@ final class Rollback {
         names.namespace(),
         names.claim(),
         Serialization.asJson(Map.of("metadata", Map.of("annotations", annotations))));
+    CutSnapshot.dropUnimported(move, old);
     TemporaryObjects.remove(move);
     String why =
         Conditions.find(move.status().getConditions(), MoveStatusModel.CUT_OVER)

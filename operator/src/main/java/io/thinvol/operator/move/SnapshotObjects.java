@@ -2,16 +2,14 @@ package io.thinvol.operator.move;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
-import io.fabric8.kubernetes.api.model.PersistentVolume;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
 /**
  * The snapshots of a move, as the snapshot API's objects (generic: the operator models only the
- * fields it writes and reads). S1 is an ordinary dynamic snapshot of the claim. S2 is taken after
- * the claim is deleted, so it names the old volume's handle through a pre-provisioned content: a
- * dynamic snapshot would need the claim, and no pod may write the volume after S2.
+ * fields it writes and reads). S1 is an ordinary dynamic snapshot of the claim; S2 is imported
+ * ({@link CutSnapshot}).
  */
 final class SnapshotObjects {
 
@@ -26,42 +24,6 @@ final class SnapshotObjects {
         names.preSnapshot(),
         Map.of("persistentVolumeClaimName", names.claim()),
         snapshotClass);
-  }
-
-  /** S2's content: the old volume's handle, bound ahead to the snapshot of the same name. */
-  static GenericKubernetesResource cutContent(
-      MoveNames names, PersistentVolume oldVolume, String snapshotClass) {
-    Map<String, Object> spec = new LinkedHashMap<>();
-    spec.put("driver", oldVolume.getSpec().getCsi().getDriver());
-    spec.put("deletionPolicy", "Delete");
-    spec.put("volumeSnapshotClassName", snapshotClass);
-    spec.put("source", Map.of("volumeHandle", oldVolume.getSpec().getCsi().getVolumeHandle()));
-    spec.put(
-        "volumeSnapshotRef",
-        Map.of(
-            "apiVersion",
-            API_VERSION,
-            "kind",
-            "VolumeSnapshot",
-            "namespace",
-            names.namespace(),
-            "name",
-            names.cut()));
-    return new GenericKubernetesResourceBuilder()
-        .withApiVersion(API_VERSION)
-        .withKind("VolumeSnapshotContent")
-        .withNewMetadata()
-        .withName(names.cut())
-        .withLabels(names.labels())
-        .endMetadata()
-        .withAdditionalProperties(Map.of("spec", spec))
-        .build();
-  }
-
-  /** S2: the snapshot of the pre-provisioned content. */
-  static GenericKubernetesResource cut(MoveNames names, String snapshotClass) {
-    return snapshot(
-        names, names.cut(), Map.of("volumeSnapshotContentName", names.cut()), snapshotClass);
   }
 
   private static GenericKubernetesResource snapshot(
@@ -95,9 +57,16 @@ final class SnapshotObjects {
     return Optional.empty();
   }
 
-  /** The handle of a content (its {@code status.snapshotHandle}). */
-  static Optional<String> handle(GenericKubernetesResource content) {
-    return Optional.ofNullable(status(content).get("snapshotHandle")).map(String::valueOf);
+  /** The handle a pre-provisioned content imports (its {@code spec.source.snapshotHandle}). */
+  @SuppressWarnings("unchecked")
+  static Optional<String> importedHandle(GenericKubernetesResource content) {
+    Object spec = content.getAdditionalProperties().get("spec");
+    Object source = spec instanceof Map<?, ?> map ? map.get("source") : null;
+    return Optional.ofNullable(
+            source instanceof Map<?, ?> map
+                ? ((Map<String, Object>) map).get("snapshotHandle")
+                : null)
+        .map(String::valueOf);
   }
 
   @SuppressWarnings("unchecked")
