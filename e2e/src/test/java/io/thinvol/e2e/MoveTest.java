@@ -7,10 +7,15 @@ import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.thinvol.addons.call.MoveCopier.SnapshotOf;
+import io.thinvol.addons.call.MoveCopier.Taken;
+import io.thinvol.addons.resolve.DriverEndpoint;
 import io.thinvol.e2e.support.Claims;
 import io.thinvol.e2e.support.Names;
+import io.thinvol.e2e.support.OperatorCalls;
 import io.thinvol.e2e.support.Resources;
 import io.thinvol.e2e.support.Waits;
+import io.thinvol.operator.model.ImportedSnapshot;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -129,100 +134,72 @@ class MoveTest extends E2eSteps {
   }
 
   /**
-   * What a move's cut-over asks of the real sidecars, on one node: a snapshot of a volume by its
-   * handle alone (a pre-provisioned content with {@code source.volumeHandle}, as S2 is taken once
-   * the claim is gone) made by the node's csi-snapshotter, and a claim restored from it on the node
-   * its {@code volume.kubernetes.io/selected-node} names, with no pod (as the pre-copy's base is
-   * provisioned).
+   * What a move's cut-over asks of the real driver and sidecars, on one node, with the operator's
+   * own calls and objects: once no pod uses the claim, S2 taken by the node's driver at the
+   * operator's request (MoveCopy/Snapshot on its TLS port, the operator's token), idempotent by
+   * name; imported as a pre-provisioned content labelled for the node's csi-snapshotter, which the
+   * snapshot-controller binds and the sidecar reports ready; a claim restored from it with no pod,
+   * on the node its {@code volume.kubernetes.io/selected-node} names (as the pre-copy's base is
+   * provisioned), holding the data; and deleting the VolumeSnapshot deleting S2 on the node.
    */
   @Test
   @Order(4)
-  @Disabled(
-      "the real snapshot-controller refuses S2's kind of snapshot: \"VolumeSnapshotContent is"
-          + " dynamically provisioned while expecting a pre-provisioned one\" (2026-11-26):"
-          + " the cut-over must take S2 another way; issue 31 stays open (moves.md Known issues)")
-  @DisplayName("a cut-over's snapshot by handle and a podless restore on the real sidecars")
-  void cutOverParts() {
+  @DisplayName("cut-over parts: S2 taken by the driver, imported, restored, deleted")
+  void cutOverParts() throws Exception {
     String node = world().require("move.node");
     pods().delete(POD); // at a cut-over no pod uses the claim
     String handle = claims().volumeHandle(CLAIM);
-    long start = System.nanoTime();
-    kube()
-        .apply(
-            generic(
-                "VolumeSnapshotContent",
-                null,
-                Map.of(
-                    "driver",
-                    Names.DRIVER,
-                    "deletionPolicy",
-                    "Delete",
-                    "volumeSnapshotClassName",
-                    Names.BACKEND,
-                    "source",
-                    Map.of("volumeHandle", handle),
-                    "volumeSnapshotRef",
-                    Map.of(
-                        "apiVersion",
-                        "snapshot.storage.k8s.io/v1",
-                        "kind",
-                        "VolumeSnapshot",
-                        "namespace",
-                        Names.APPS,
-                        "name",
-                        CUT))));
-    kube()
-        .apply(
-            generic(
-                "VolumeSnapshot",
-                Names.APPS,
-                Map.of(
-                    "volumeSnapshotClassName",
-                    Names.BACKEND,
-                    "source",
-                    Map.of("volumeSnapshotContentName", CUT))));
-    Waits.until(
-        "VolumeSnapshot " + CUT + " to be readyToUse",
-        LIMIT,
-        () ->
-            Optional.ofNullable(get(Resources.VOLUME_SNAPSHOT, Names.APPS, CUT))
-                .filter(v -> field(v, "status", "readyToUse").equals(Optional.of(true))),
-        () -> field(get(Resources.VOLUME_SNAPSHOT, Names.APPS, CUT), "status").orElse("none"));
-    String snapshotIn = seconds(start);
-    claims()
-        .create(
-            BASE, Claims.Spec.filesystem(Names.EXT4_CLASS, "256Mi").from("VolumeSnapshot", CUT));
-    annotateClaim(BASE, "volume.kubernetes.io/selected-node", node);
-    claims().awaitVolume(BASE);
-    String boundIn = seconds(start);
-    pods().mounting("base-reader", Map.of(BASE, "/data"));
-    assertThat(pods().sha256("base-reader", FILE)).isEqualTo(world().require("move.sha256"));
-    pods().delete("base-reader");
-    client().persistentVolumeClaims().inNamespace(Names.APPS).withName(BASE).delete();
-    Resources.of(client(), Resources.VOLUME_SNAPSHOT)
-        .inNamespace(Names.APPS)
-        .withName(CUT)
-        .delete();
-    Waits.untilTrue(
-        "the content by handle to be deleted with its snapshot",
-        LIMIT,
-        () -> get(Resources.VOLUME_SNAPSHOT_CONTENT, null, CUT) == null);
-    figure(
-        "snapshot by handle ready in "
-            + snapshotIn
-            + ", podless restore bound by "
-            + boundIn
-            + "; sha256 equal");
-  }
-
-  private static GenericKubernetesResource generic(
-      String kind, String namespace, Map<String, Object> spec) {
-    GenericKubernetesResource object = new GenericKubernetesResource();
-    object.setApiVersion("snapshot.storage.k8s.io/v1");
-    object.setKind(kind);
-    object.setMetadata(new ObjectMetaBuilder().withName(CUT).withNamespace(namespace).build());
-    object.setAdditionalProperty("spec", spec);
-    return object;
+    SnapshotOf s2 = new SnapshotOf(CUT, handle);
+    try (OperatorCalls operator = new OperatorCalls(client())) {
+      DriverEndpoint driver = operator.driverOn(node);
+      long start = System.nanoTime();
+      Taken taken = OperatorCalls.await(operator.copier().snapshot(driver, s2, LIMIT), LIMIT);
+      String takenIn = seconds(start);
+      assertThat(OperatorCalls.await(operator.copier().snapshot(driver, s2, LIMIT), LIMIT))
+          .isEqualTo(taken);
+      ImportedSnapshot imported =
+          new ImportedSnapshot(
+              CUT, Names.APPS, Names.DRIVER, taken.snapshotId(), node, Names.BACKEND, Map.of());
+      kube().apply(imported.content());
+      kube().apply(imported.snapshot());
+      Waits.until(
+          "VolumeSnapshot " + CUT + " to be readyToUse",
+          LIMIT,
+          () ->
+              Optional.ofNullable(get(Resources.VOLUME_SNAPSHOT, Names.APPS, CUT))
+                  .filter(v -> field(v, "status", "readyToUse").equals(Optional.of(true))),
+          () -> field(get(Resources.VOLUME_SNAPSHOT, Names.APPS, CUT), "status").orElse("none"));
+      String readyIn = seconds(start);
+      claims()
+          .create(
+              BASE, Claims.Spec.filesystem(Names.EXT4_CLASS, "256Mi").from("VolumeSnapshot", CUT));
+      annotateClaim(BASE, "volume.kubernetes.io/selected-node", node);
+      claims().awaitVolume(BASE);
+      String boundIn = seconds(start);
+      pods().mounting("base-reader", Map.of(BASE, "/data"));
+      assertThat(pods().sha256("base-reader", FILE)).isEqualTo(world().require("move.sha256"));
+      pods().delete("base-reader");
+      client().persistentVolumeClaims().inNamespace(Names.APPS).withName(BASE).delete();
+      Resources.of(client(), Resources.VOLUME_SNAPSHOT)
+          .inNamespace(Names.APPS)
+          .withName(CUT)
+          .delete();
+      Waits.untilTrue(
+          "the imported content to be deleted with its snapshot",
+          LIMIT,
+          () -> get(Resources.VOLUME_SNAPSHOT_CONTENT, null, CUT) == null);
+      assertThat(OperatorCalls.await(operator.copier().dropSnapshot(driver, s2, LIMIT), LIMIT))
+          .as("S2 still on the node after its VolumeSnapshot was deleted")
+          .isFalse();
+      figure(
+          "S2 taken in "
+              + takenIn
+              + ", imported and ready by "
+              + readyIn
+              + ", podless restore bound by "
+              + boundIn
+              + "; sha256 equal; deleted on the node with its VolumeSnapshot");
+    }
   }
 
   private static void createMove(String name, String targetNode) {
