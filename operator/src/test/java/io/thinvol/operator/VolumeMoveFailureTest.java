@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.grpc.Status;
 import io.thinvol.addons.ClusterFixtures;
+import io.thinvol.addons.call.MoveCopier;
 import io.thinvol.addons.call.MoveCopier.CopiedIn;
 import io.thinvol.api.v1alpha1.MovePhase;
 import io.thinvol.api.v1alpha1.VolumeMove;
@@ -176,6 +177,7 @@ class VolumeMoveFailureTest extends MoveClusterTest {
     assertThat(old.getMetadata().getAnnotations())
         .doesNotContainKeys("thinvol.io/volume-move", "thinvol.io/volume-move-claim");
     await("the temporaries gone", () -> temporaries(created) == 0);
+    assertThat(copier.dropped).as("S2 deleted through its VolumeSnapshot").isEmpty();
     assertThat(storage.deletedVolumes).doesNotContain(OLD_PV);
     assertThat(moveEvents("to-b"))
         .containsSubsequence("CutOverStarted", "RollingBack", "RolledBack", "Failed");
@@ -200,6 +202,26 @@ class VolumeMoveFailureTest extends MoveClusterTest {
     assertThat(claim().getSpec().getVolumeName()).isEqualTo(OLD_PV);
     assertThat(claim().getStatus().getPhase()).isEqualTo("Bound");
     assertThat(volume(OLD_PV).getSpec().getPersistentVolumeReclaimPolicy()).isEqualTo("Delete");
+    await("the temporaries gone", () -> temporaries(created) == 0);
+  }
+
+  @Test
+  void aMoveDeletedWhileItsCutOverSnapshotIsTakenRollsBackAndDropsIt() {
+    CompletableFuture<MoveCopier.Taken> taking = new CompletableFuture<>();
+    copier.snapshot = request -> taking;
+    stopApp();
+    VolumeMove created =
+        createMove("to-b", "  persistentVolumeClaim: data\n  targetNode: node-b\n");
+    await("S2 asked", () -> copier.snapshots.size() == 1);
+    client.resource(move("to-b")).delete();
+    taking.complete(new MoveCopier.Taken("snap-s2", FakeMoveCopier.SIZE));
+
+    await("the move gone", () -> move("to-b") == null);
+    // never imported, so no VolumeSnapshot's deletion would delete it
+    assertThat(copier.dropped).containsExactly(copier.snapshots.get(0));
+    assertThat(copier.copies).isEmpty();
+    assertThat(claim().getSpec().getVolumeName()).isEqualTo(OLD_PV);
+    assertThat(claim().getStatus().getPhase()).isEqualTo("Bound");
     await("the temporaries gone", () -> temporaries(created) == 0);
   }
 

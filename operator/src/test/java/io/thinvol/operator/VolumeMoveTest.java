@@ -79,6 +79,7 @@ class VolumeMoveTest extends MoveClusterTest {
     // S2 taken by the source node's driver once the claim was gone, named after the move
     assertThat(copier.snapshots)
         .containsExactly(new MoveCopier.SnapshotOf(newVolume + "-cut", OLD_HANDLE));
+    assertThat(copier.dropped).as("S2 deleted through its VolumeSnapshot").isEmpty();
     assertThat(copier.copies)
         .containsExactly(
             new MoveCopier.CopyIn(
