@@ -1,7 +1,10 @@
 package io.thinvol.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.ArrayList;
 import java.util.List;
@@ -150,5 +153,37 @@ public final class Rbac {
             details,
             "code",
             code));
+  }
+
+  /**
+   * The answer to a SelfSubjectRulesReview of {@code body}: what the user may do in its namespace,
+   * as JOSDK's leader election asks before it starts; everything for the admin.
+   */
+  String rulesReview(String user, boolean admin, String body) {
+    ObjectNode review = (ObjectNode) Serialization.unmarshal(body, JsonNode.class);
+    String namespace = review.at("/spec/namespace").asText(null);
+    List<PolicyRule> rules =
+        admin
+            ? List.of(
+                new PolicyRuleBuilder()
+                    .withApiGroups("*")
+                    .withResources("*")
+                    .withVerbs("*")
+                    .build())
+            : rulesIn(user, namespace);
+    ArrayNode resourceRules = review.putObject("status").putArray("resourceRules");
+    for (PolicyRule rule : rules) {
+      ObjectNode out = resourceRules.addObject();
+      out.set("verbs", Serialization.jsonMapper().valueToTree(rule.getVerbs()));
+      out.set("apiGroups", Serialization.jsonMapper().valueToTree(rule.getApiGroups()));
+      out.set("resources", Serialization.jsonMapper().valueToTree(rule.getResources()));
+      out.set(
+          "resourceNames",
+          Serialization.jsonMapper()
+              .valueToTree(rule.getResourceNames() == null ? List.of() : rule.getResourceNames()));
+    }
+    ((ObjectNode) review.path("status")).putArray("nonResourceRules");
+    ((ObjectNode) review.path("status")).put("incomplete", false);
+    return Serialization.asJson(review);
   }
 }

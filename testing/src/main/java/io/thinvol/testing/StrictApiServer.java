@@ -1,10 +1,8 @@
 package io.thinvol.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.mockwebserver.crud.AttributeSet;
 import io.fabric8.mockwebserver.http.MockResponse;
@@ -12,7 +10,6 @@ import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -50,6 +47,8 @@ public final class StrictApiServer extends IndexedCrudDispatcher {
   private final ThreadLocal<String> caller = new ThreadLocal<>();
   private final ThreadLocal<ApiRequest> current = new ThreadLocal<>();
   private final ThreadLocal<Boolean> unvalidated = new ThreadLocal<>();
+  private final CreateAdmission createAdmission =
+      new CreateAdmission(super::handleGet, this::record);
 
   public StrictApiServer(Rbac rbac) {
     this.rbac = rbac;
@@ -77,12 +76,16 @@ public final class StrictApiServer extends IndexedCrudDispatcher {
     String user = Optional.ofNullable(request.getHeader(IMPERSONATE)).orElse(ADMIN);
     Optional<ApiRequest> api = ApiRequest.of(request.method().name(), request.getPath());
     if (api.isEmpty()) {
-      return discovery(request.getPath()).orElseGet(() -> super.dispatch(request));
+      return Discovery.answer(crdServing, request.getPath())
+          .orElseGet(() -> super.dispatch(request));
     }
     ApiRequest what = api.get();
     if (what.group().equals("authorization.k8s.io")
         && what.resource().equals("selfsubjectrulesreviews")) {
-      MockResponse review = rulesReview(user, request);
+      MockResponse review =
+          new MockResponse()
+              .setResponseCode(201)
+              .setBody(rbac.rulesReview(user, user.equals(ADMIN), request.getBody().readUtf8()));
       record(user, what, review.code(), null); // every user may (system:basic-user)
       return review;
     }
@@ -93,10 +96,10 @@ public final class StrictApiServer extends IndexedCrudDispatcher {
     }
     if (!CrdServing.builtIn(what.group())
         && !crdServing.serves(what.group(), version(request.getPath()), baseResource(what))) {
-      return notFound();
+      return Discovery.notFound();
     }
     if (what.verb().equals("create") && !what.resource().contains("/")) {
-      Optional<MockResponse> admitted = admitCreate(user, request, what);
+      Optional<MockResponse> admitted = createAdmission.admit(user, request, what);
       if (admitted.isPresent()) {
         return admitted.get();
       }
@@ -129,60 +132,6 @@ public final class StrictApiServer extends IndexedCrudDispatcher {
       current.remove();
       unvalidated.remove();
     }
-  }
-
-  /**
-   * What the admission chain decides of a create before the store sees it: the refusal of a
-   * ValidatingAdmissionPolicy in force ({@link AdmissionPolicies}); and a dry run's answer, which
-   * the mock would store: 409 when the name is taken, else the object, never stored.
-   */
-  private Optional<MockResponse> admitCreate(
-      String user, RecordedRequest request, ApiRequest what) {
-    String body = new String(request.getBody().getBytes(), java.nio.charset.StandardCharsets.UTF_8);
-    if (body.isBlank()) {
-      return Optional.empty();
-    }
-    JsonNode object = Serialization.unmarshal(body, JsonNode.class);
-    String query = request.getPath().contains("?") ? request.getPath().split("\\?", 2)[1] : "";
-    boolean dryRun = ApiRequest.parameters(query).containsKey("dryRun");
-    String group = request.getHeader("Impersonate-Group");
-    Optional<Refusal> refused =
-        AdmissionPolicies.create(
-            path -> {
-              MockResponse stored = super.handleGet(path);
-              return stored.code() == 200
-                  ? AdmissionPolicies.parse(stored.getBody().readUtf8())
-                  : null;
-            },
-            user,
-            group == null ? List.of() : List.of(group),
-            what,
-            apiVersion(request.getPath()),
-            object,
-            dryRun);
-    if (refused.isPresent()) {
-      record(user, what, refused.get().code, refused.get().getMessage());
-      return Optional.of(refused.get().response());
-    }
-    if (!dryRun) {
-      return Optional.empty();
-    }
-    String name = object.at("/metadata/name").asText();
-    String path = request.getPath().split("\\?", 2)[0] + "/" + name;
-    if (super.handleGet(path).code() == 200) {
-      String qualified =
-          what.group().isEmpty() ? what.resource() : what.resource() + "." + what.group();
-      Refusal exists =
-          new Refusal(
-              409,
-              "AlreadyExists",
-              qualified + " \"" + name + "\" already exists",
-              Map.of("name", name, "group", what.group(), "kind", what.resource()));
-      record(user, what, 409, exists.getMessage());
-      return Optional.of(exists.response());
-    }
-    record(user, what, 201, null);
-    return Optional.of(new MockResponse().setResponseCode(201).setBody(body));
   }
 
   /**
@@ -226,37 +175,6 @@ public final class StrictApiServer extends IndexedCrudDispatcher {
         : null;
   }
 
-  /** {@code /apis} and the resource lists of custom groups, as {@link CrdServing} serves them. */
-  private Optional<MockResponse> discovery(String pathAndQuery) {
-    String path = pathAndQuery.split("\\?", 2)[0].replaceAll("/+$", "");
-    String[] parts = path.split("/");
-    if (path.equals("/apis")) {
-      return Optional.of(new MockResponse().setResponseCode(200).setBody(crdServing.groupList()));
-    }
-    if (parts.length == 4 && parts[1].equals("apis") && !CrdServing.builtIn(parts[2])) {
-      return Optional.of(
-          crdServing
-              .resourceList(parts[2], parts[3])
-              .map(list -> new MockResponse().setResponseCode(200).setBody(list))
-              .orElseGet(StrictApiServer::notFound));
-    }
-    return Optional.empty();
-  }
-
-  private static MockResponse notFound() {
-    return new MockResponse()
-        .setResponseCode(404)
-        .setBody(
-            Rbac.status(
-                404, "NotFound", "the server could not find the requested resource", Map.of()));
-  }
-
-  /** The version of a resource path: {@code /api/v1/...} or {@code /apis/<group>/<version>/...}. */
-  private static String apiVersion(String path) {
-    String[] parts = path.replaceAll("^/+", "").split("[/?]");
-    return parts[0].equals("api") ? parts[1] : parts[2];
-  }
-
   private static String version(String path) {
     return path.replaceAll("^/+", "").split("[/?]")[2];
   }
@@ -269,36 +187,6 @@ public final class StrictApiServer extends IndexedCrudDispatcher {
     if (!user.equals(ADMIN)) {
       decisions.add(new Decision(user, what, code, message));
     }
-  }
-
-  /** What a user may do in a namespace, as JOSDK's leader election asks before it starts. */
-  private MockResponse rulesReview(String user, RecordedRequest request) {
-    ObjectNode review =
-        (ObjectNode) Serialization.unmarshal(request.getBody().readUtf8(), JsonNode.class);
-    String namespace = review.at("/spec/namespace").asText(null);
-    List<PolicyRule> rules =
-        user.equals(ADMIN)
-            ? List.of(
-                new io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder()
-                    .withApiGroups("*")
-                    .withResources("*")
-                    .withVerbs("*")
-                    .build())
-            : rbac.rulesIn(user, namespace);
-    ArrayNode resourceRules = review.putObject("status").putArray("resourceRules");
-    for (PolicyRule rule : rules) {
-      ObjectNode out = resourceRules.addObject();
-      out.set("verbs", Serialization.jsonMapper().valueToTree(rule.getVerbs()));
-      out.set("apiGroups", Serialization.jsonMapper().valueToTree(rule.getApiGroups()));
-      out.set("resources", Serialization.jsonMapper().valueToTree(rule.getResources()));
-      out.set(
-          "resourceNames",
-          Serialization.jsonMapper()
-              .valueToTree(rule.getResourceNames() == null ? List.of() : rule.getResourceNames()));
-    }
-    ((ObjectNode) review.path("status")).putArray("nonResourceRules");
-    ((ObjectNode) review.path("status")).put("incomplete", false);
-    return new MockResponse().setResponseCode(201).setBody(Serialization.asJson(review));
   }
 
   /** Admission: the last step before the store, with the object as it would be stored. */
