@@ -3,8 +3,6 @@ package io.thinvol.driver.core;
 import io.thinvol.driver.config.DriverConfig;
 import io.thinvol.driver.host.HostTools;
 import io.thinvol.driver.host.IoMode;
-import io.thinvol.driver.host.LoopDevice;
-import io.thinvol.driver.host.MountTable;
 import io.thinvol.driver.host.SparseFiles;
 import io.thinvol.driver.store.AccessType;
 import io.thinvol.driver.store.Catalog;
@@ -49,6 +47,7 @@ public final class VolumeManager {
   private final VolumeModifier modifier;
   private final VolumeClones clones;
   private final PointInTimeImages pointInTime;
+  private final VolumeDeletion deletion;
 
   public VolumeManager(
       DriverConfig config,
@@ -84,6 +83,7 @@ public final class VolumeManager {
         new VolumeClones(config.nodeId(), layout, catalog, host, locks, copier, this, remotes);
     this.pointInTime =
         new PointInTimeImages(config.nodeId(), layout, catalog, host, locks, snapshots, copier);
+    this.deletion = new VolumeDeletion(config.nodeId(), layout, catalog, host, locks, capacity);
   }
 
   /** Undoes what a crash of the previous run left behind: thaws the filesystems it froze. */
@@ -233,38 +233,17 @@ public final class VolumeManager {
 
   /** Deletes a volume; an unknown id is already deleted. A staged volume is refused. */
   public void delete(String volumeId) {
-    if (!Ids.isVolumeId(volumeId)) {
-      return; // no volume can have this id
-    }
-    try (OperationLocks.Held held = locks.tryAcquire(volumeId, "volume " + volumeId)) {
-      Optional<VolumeRecord> record = catalog.volume(volumeId);
-      if (record.isEmpty()) {
-        return;
-      }
-      Optional<LoopDevice> attached = host.loops().find(layout.volumeImage(volumeId));
-      if (attached.isPresent() && beingDetached(attached.get())) {
-        host.loops().awaitDetached(attached.get()); // a NodeUnstage that answered just now
-        attached = Optional.empty();
-      }
-      if (attached.isPresent()) {
-        throw CsiException.failedPrecondition(
-            "volume %s is still staged on node %s (attached as %s); unstage it before deleting",
-            volumeId, config.nodeId(), attached.get().path());
-      }
-      catalog.removeVolume(record.get());
-      capacity.volumeDeleted(record.get());
-      log.info("deleted volume {} ('{}')", volumeId, record.get().name());
-    } catch (IOException e) {
-      throw CsiException.internal("cannot delete volume " + volumeId + ": " + e.getMessage(), e);
-    }
+    deletion.delete(volumeId);
   }
 
-  /** Unstaged already, its detach waiting for a last opener (udev's probe) to close it. */
-  private boolean beingDetached(LoopDevice device) {
-    MountTable table = host.mountTable();
-    return host.loops().detaching(device)
-        && table.ofDevice(device).isEmpty()
-        && table.ofDeviceNode(device).isEmpty();
+  /**
+   * Deletes the volume named {@code name} if it was made from snapshot {@code snapshotId}; ABORTED
+   * while a call making a volume of that name runs.
+   *
+   * @return whether there was one
+   */
+  public boolean deleteCopy(String name, String snapshotId) {
+    return deletion.deleteCopy(name, snapshotId);
   }
 
   /** Grows a volume's image. The result says whether the node must still grow the device/fs. */

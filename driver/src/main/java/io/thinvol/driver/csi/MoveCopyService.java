@@ -10,6 +10,8 @@ import io.thinvol.peer.v1.CopyInRequest;
 import io.thinvol.peer.v1.CopyInResponse;
 import io.thinvol.peer.v1.DropSnapshotRequest;
 import io.thinvol.peer.v1.DropSnapshotResponse;
+import io.thinvol.peer.v1.DropVolumeRequest;
+import io.thinvol.peer.v1.DropVolumeResponse;
 import io.thinvol.peer.v1.MoveCopyGrpc;
 import io.thinvol.peer.v1.SnapshotRequest;
 import io.thinvol.peer.v1.SnapshotResponse;
@@ -100,6 +102,17 @@ public final class MoveCopyService extends MoveCopyGrpc.MoveCopyImplBase {
     return DropSnapshotResponse.newBuilder()
         .setDropped(volumes.snapshots().deleteByName(name, source))
         .build();
+  }
+
+  @Override
+  public void dropVolume(DropVolumeRequest request, StreamObserver<DropVolumeResponse> observer) {
+    Rpc.unary("MoveCopy.DropVolume", request.getName(), observer, () -> dropCopy(request));
+  }
+
+  private DropVolumeResponse dropCopy(DropVolumeRequest request) {
+    String name = Requests.name(request.getName(), "name");
+    String snapshot = Requests.snapshotId(request.getSnapshotId(), "snapshot_id");
+    return DropVolumeResponse.newBuilder().setDropped(volumes.deleteCopy(name, snapshot)).build();
   }
 
   @Override

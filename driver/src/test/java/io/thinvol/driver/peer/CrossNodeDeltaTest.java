@@ -1,10 +1,13 @@
 package io.thinvol.driver.peer;
 
+import static io.thinvol.driver.GrpcAssertions.assertCode;
+import static io.thinvol.driver.GrpcAssertions.message;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import csi.v1.VolumeCapability;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.grpc.Status;
 import io.thinvol.driver.client.Capabilities;
 import io.thinvol.driver.host.ImageExtents;
 import io.thinvol.driver.host.ImageExtents.PhysicalExtent;
@@ -127,6 +130,21 @@ class CrossNodeDeltaTest {
         .isEqualTo(moved.toBuilder().setDeltaBytes(0).build());
     assertThat(cluster.volumes.entries("node-b", "volumes"))
         .containsExactlyInAnyOrder(base, moved.getVolumeId());
+
+    // A rollback that never learned the copy's answer drops it by name, only as a copy of S2.
+    String operator = cluster.nodes.operatorToken();
+    assertThat(
+            message(
+                assertCode(
+                    Status.Code.FAILED_PRECONDITION,
+                    () -> MoveCopyCalls.dropVolume(cluster.nodes, operator, "moved", s1))))
+        .contains("was not copied from snapshot " + s1);
+    assertCode(
+        Status.Code.PERMISSION_DENIED,
+        () -> MoveCopyCalls.dropVolume(cluster.nodes, cluster.nodes.nodeToken(), "moved", s2));
+    assertThat(MoveCopyCalls.dropVolume(cluster.nodes, operator, "moved", s2)).isTrue();
+    assertThat(MoveCopyCalls.dropVolume(cluster.nodes, operator, "moved", s2)).isFalse();
+    assertThat(cluster.volumes.entries("node-b", "volumes")).containsExactly(base);
   }
 
   /** Where a file's blocks are on its filesystem's device: offsets in the volume's image. */

@@ -4,6 +4,7 @@ import io.grpc.ManagedChannel;
 import io.thinvol.peer.v1.CopyInRequest;
 import io.thinvol.peer.v1.CopyInResponse;
 import io.thinvol.peer.v1.DropSnapshotRequest;
+import io.thinvol.peer.v1.DropVolumeRequest;
 import io.thinvol.peer.v1.MoveCopyGrpc;
 import io.thinvol.peer.v1.SnapshotRequest;
 import io.thinvol.peer.v1.SnapshotResponse;
@@ -55,6 +56,19 @@ final class MoveCopyCalls {
       return MoveCopyGrpc.newBlockingStub(channel)
           .dropSnapshot(
               DropSnapshotRequest.newBuilder().setName(name).setSourceVolumeId(volumeId).build())
+          .getDropped();
+    } finally {
+      channel.shutdownNow();
+    }
+  }
+
+  /** Whether node-b held the copy {@code name} of {@code snapshot}, dropped. */
+  static boolean dropVolume(PeerDrivers nodes, String token, String name, String snapshot)
+      throws Exception {
+    ManagedChannel channel = TlsPort.channel(nodes, "node-b", token);
+    try {
+      return MoveCopyGrpc.newBlockingStub(channel)
+          .dropVolume(DropVolumeRequest.newBuilder().setName(name).setSnapshotId(snapshot).build())
           .getDropped();
     } finally {
       channel.shutdownNow();
