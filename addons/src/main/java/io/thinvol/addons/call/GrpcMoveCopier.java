@@ -6,6 +6,8 @@ import io.thinvol.addons.resolve.DriverEndpoint;
 import io.thinvol.peer.v1.CopyInRequest;
 import io.thinvol.peer.v1.DropSnapshotRequest;
 import io.thinvol.peer.v1.DropSnapshotResponse;
+import io.thinvol.peer.v1.DropVolumeRequest;
+import io.thinvol.peer.v1.DropVolumeResponse;
 import io.thinvol.peer.v1.MoveCopyGrpc;
 import io.thinvol.peer.v1.SnapshotRequest;
 import io.thinvol.peer.v1.SpaceRequest;
@@ -87,6 +89,22 @@ public final class GrpcMoveCopier implements MoveCopier {
             Futures.transform(
                 stub.dropSnapshot(drop),
                 DropSnapshotResponse::getDropped,
+                MoreExecutors.directExecutor()));
+  }
+
+  @Override
+  public CompletableFuture<Boolean> dropVolume(
+      DriverEndpoint target, String name, String snapshotId, Duration timeout) {
+    DropVolumeRequest drop =
+        DropVolumeRequest.newBuilder().setName(name).setSnapshotId(snapshotId).build();
+    return calls.call(
+        target,
+        timeout,
+        MoveCopyGrpc::newFutureStub,
+        stub ->
+            Futures.transform(
+                stub.dropVolume(drop),
+                DropVolumeResponse::getDropped,
                 MoreExecutors.directExecutor()));
   }
 

@@ -51,6 +51,13 @@ public interface MoveCopier {
   CompletableFuture<Boolean> dropSnapshot(
       DriverEndpoint source, SnapshotOf request, Duration timeout);
 
+  /**
+   * Deletes the volume {@link #copyIn} made under {@code name} from {@code snapshotId}, if any:
+   * whether there was one. ABORTED while a copy of that name runs.
+   */
+  CompletableFuture<Boolean> dropVolume(
+      DriverEndpoint target, String name, String snapshotId, Duration timeout);
+
   /** The volume's size and allocated bytes on the driver's node (NOT_FOUND when it holds none). */
   CompletableFuture<VolumeSpace> space(DriverEndpoint node, String volumeId, Duration timeout);
 }

@@ -17,6 +17,8 @@ import io.thinvol.peer.v1.CopyInRequest;
 import io.thinvol.peer.v1.CopyInResponse;
 import io.thinvol.peer.v1.DropSnapshotRequest;
 import io.thinvol.peer.v1.DropSnapshotResponse;
+import io.thinvol.peer.v1.DropVolumeRequest;
+import io.thinvol.peer.v1.DropVolumeResponse;
 import io.thinvol.peer.v1.SnapshotRequest;
 import io.thinvol.peer.v1.SnapshotResponse;
 import io.thinvol.peer.v1.SpaceRequest;
@@ -97,7 +99,7 @@ class GrpcMoveCopierTest {
   }
 
   @Test
-  void aSnapshotIsTakenAndDroppedByNameOnTheSourceNode() throws Exception {
+  void aSnapshotIsTakenAndDroppedAndACopyDroppedByName() throws Exception {
     driver.taken =
         SnapshotResponse.newBuilder().setSnapshotId("snap-s2").setSizeBytes(1L << 30).build();
     driver.dropped = DropSnapshotResponse.newBuilder().setDropped(true).build();
@@ -106,8 +108,15 @@ class GrpcMoveCopierTest {
     Taken taken = copier.snapshot(driver.endpoint(), s2, TIMEOUT).get(30, TimeUnit.SECONDS);
     boolean dropped = copier.dropSnapshot(driver.endpoint(), s2, TIMEOUT).get(30, TimeUnit.SECONDS);
 
+    driver.droppedVolume = DropVolumeResponse.newBuilder().setDropped(true).build();
+    boolean droppedCopy =
+        copier
+            .dropVolume(driver.endpoint(), "thinvol-move-uid", "snap-s2", TIMEOUT)
+            .get(30, TimeUnit.SECONDS);
+
     assertThat(taken).isEqualTo(new Taken("snap-s2", 1L << 30));
     assertThat(dropped).isTrue();
+    assertThat(droppedCopy).isTrue();
     assertThat(driver.received())
         .extracting(StandInDriver.Received::request, StandInDriver.Received::authorization)
         .containsExactly(
@@ -121,6 +130,12 @@ class GrpcMoveCopierTest {
                 DropSnapshotRequest.newBuilder()
                     .setName("thinvol-move-uid-cut")
                     .setSourceVolumeId("vol-1")
+                    .build(),
+                "Bearer operator-token"),
+            tuple(
+                DropVolumeRequest.newBuilder()
+                    .setName("thinvol-move-uid")
+                    .setSnapshotId("snap-s2")
                     .build(),
                 "Bearer operator-token"));
   }

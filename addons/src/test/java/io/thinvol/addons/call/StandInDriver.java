@@ -26,6 +26,8 @@ import io.thinvol.peer.v1.CopyInRequest;
 import io.thinvol.peer.v1.CopyInResponse;
 import io.thinvol.peer.v1.DropSnapshotRequest;
 import io.thinvol.peer.v1.DropSnapshotResponse;
+import io.thinvol.peer.v1.DropVolumeRequest;
+import io.thinvol.peer.v1.DropVolumeResponse;
 import io.thinvol.peer.v1.MoveCopyGrpc;
 import io.thinvol.peer.v1.SnapshotRequest;
 import io.thinvol.peer.v1.SnapshotResponse;
@@ -70,6 +72,7 @@ final class StandInDriver implements AutoCloseable {
   volatile SpaceResponse space = SpaceResponse.getDefaultInstance();
   volatile SnapshotResponse taken = SnapshotResponse.getDefaultInstance();
   volatile DropSnapshotResponse dropped = DropSnapshotResponse.getDefaultInstance();
+  volatile DropVolumeResponse droppedVolume = DropVolumeResponse.getDefaultInstance();
   volatile Status failure;
 
   StandInDriver(Path dir, String namespace) throws Exception {
@@ -125,6 +128,11 @@ final class StandInDriver implements AutoCloseable {
     public void dropSnapshot(
         DropSnapshotRequest request, StreamObserver<DropSnapshotResponse> observer) {
       answer("DropSnapshot", request, dropped, observer);
+    }
+
+    @Override
+    public void dropVolume(DropVolumeRequest request, StreamObserver<DropVolumeResponse> observer) {
+      answer("DropVolume", request, droppedVolume, observer);
     }
 
     @Override
