@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The drivers' MoveCopy services as a move's tests want them: each node's space answers a fixed
@@ -23,6 +24,9 @@ final class FakeMoveCopier implements MoveCopier {
   final List<String> spaceAsked = new CopyOnWriteArrayList<>();
   final List<SnapshotOf> snapshots = new CopyOnWriteArrayList<>();
   final List<SnapshotOf> dropped = new CopyOnWriteArrayList<>();
+  final List<String> droppedCopies = new CopyOnWriteArrayList<>();
+  volatile Supplier<CompletableFuture<Boolean>> dropVolume =
+      () -> CompletableFuture.completedFuture(true);
   volatile Function<SnapshotOf, CompletableFuture<Taken>> snapshot =
       request -> CompletableFuture.completedFuture(new Taken("snap-" + request.name(), SIZE));
   volatile Function<CopyIn, CompletableFuture<CopiedIn>> copyIn =
@@ -49,6 +53,13 @@ final class FakeMoveCopier implements MoveCopier {
       DriverEndpoint source, SnapshotOf request, Duration timeout) {
     dropped.add(request);
     return CompletableFuture.completedFuture(true);
+  }
+
+  @Override
+  public CompletableFuture<Boolean> dropVolume(
+      DriverEndpoint target, String name, String snapshotId, Duration timeout) {
+    droppedCopies.add(name + " " + snapshotId);
+    return dropVolume.get();
   }
 
   @Override

@@ -219,6 +219,15 @@ abstract class MockClusterTest {
       }
 
       @Override
+      public CompletableFuture<Boolean> dropVolume(
+          io.thinvol.addons.resolve.DriverEndpoint target,
+          String name,
+          String snapshotId,
+          Duration timeout) {
+        return unreachable();
+      }
+
+      @Override
       public CompletableFuture<VolumeSpace> space(
           io.thinvol.addons.resolve.DriverEndpoint node, String volumeId, Duration timeout) {
         return unreachable();

@@ -12,9 +12,6 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -140,28 +137,17 @@ final class CutSnapshot {
     }
     String node = move.status().getSourceNode();
     String name = move.names().cutSnapshot();
-    Optional<DriverEndpoint> endpoint = SourceFacts.endpoint(move, old, node);
-    String why;
-    if (endpoint.isEmpty()) {
-      why = "no ready driver pod";
-    } else {
-      try {
-        if (move.services()
-            .calls()
-            .copier()
-            .dropSnapshot(endpoint.get(), request(move, old), SourceFacts.SPACE_TIMEOUT)
-            .get(SourceFacts.SPACE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-          log.info("dropped the cut-over snapshot {} on node {}", name, node);
-        }
-        return;
-      } catch (ExecutionException e) {
-        why = Status.fromThrowable(e.getCause()).toString();
-      } catch (TimeoutException e) {
-        why = "no answer in " + SourceFacts.SPACE_TIMEOUT.toSeconds() + "s";
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
+    SourceFacts.Asked<Boolean> asked =
+        SourceFacts.ask(
+            move,
+            old,
+            node,
+            (copier, driver) -> copier.dropSnapshot(driver, request(move, old), SourceFacts.QUICK));
+    if (asked.failure() == null) {
+      if (asked.answer()) {
+        log.info("dropped the cut-over snapshot {} on node {}", name, node);
       }
+      return;
     }
     move.warning(
         "CutOverSnapshotLeft",
@@ -170,7 +156,7 @@ final class CutSnapshot {
             + " to drop the cut-over snapshot "
             + name
             + " ("
-            + why
+            + asked.failure()
             + "); if it took one, it stays in that node's data dir until deleted");
   }
 

@@ -96,6 +96,10 @@ final class Rollback {
       move.save();
       return POLL;
     }
+    Duration copyRunning = UnrecordedCopy.drop(move, old);
+    if (copyRunning != null) {
+      return copyRunning;
+    }
     cluster.patchVolume(
         old.getMetadata().getName(),
         VolumeObjects.releasePatch(move.status().getOriginalReclaimPolicy()));

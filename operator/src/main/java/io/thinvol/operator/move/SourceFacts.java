@@ -1,23 +1,28 @@
 package io.thinvol.operator.move;
 
 import io.fabric8.kubernetes.api.model.PersistentVolume;
+import io.grpc.Status;
 import io.thinvol.addons.call.MoveCopier;
 import io.thinvol.addons.resolve.DriverEndpoint;
 import io.thinvol.api.BackendNames;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BiFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** What a move reads of its source volume and of the drivers, once it has been accepted. */
 final class SourceFacts {
 
-  /** A space query reads one file's allocation: quick, or the driver is not answering. */
-  static final Duration SPACE_TIMEOUT = Duration.ofSeconds(10);
+  /**
+   * A question a driver answers at once (a space, a drop): quick, or the driver is not answering.
+   */
+  static final Duration QUICK = Duration.ofSeconds(10);
 
   /** What {@code spec.moves.maxConcurrentPerNode} is when a backend does not set it. */
   static final int DEFAULT_SLOTS = 2;
@@ -67,24 +72,49 @@ final class SourceFacts {
   /** The bytes a volume holds on a node's disk, or empty when the driver does not say. */
   static Optional<Long> allocated(
       Move move, PersistentVolume volume, String node, String volumeId) {
-    Optional<DriverEndpoint> endpoint = endpoint(move, volume, node);
-    if (endpoint.isEmpty()) {
+    Asked<MoveCopier.VolumeSpace> asked =
+        ask(move, volume, node, (copier, driver) -> copier.space(driver, volumeId, QUICK));
+    if (asked.failure() != null) {
+      log.info(
+          "the driver on node {} did not tell the space of {}: {}",
+          node,
+          volumeId,
+          asked.failure());
       return Optional.empty();
     }
-    MoveCopier copier = move.services().calls().copier();
+    return Optional.of(asked.answer().allocatedBytes());
+  }
+
+  /**
+   * A driver's answer, or why there is none ({@code failure}: UNAVAILABLE when no driver pod is
+   * ready, DEADLINE_EXCEEDED when it did not answer in time).
+   */
+  record Asked<T>(T answer, Status failure) {}
+
+  /** Asks the backend's driver on {@code node} something it answers at once ({@link #QUICK}). */
+  static <T> Asked<T> ask(
+      Move move,
+      PersistentVolume volume,
+      String node,
+      BiFunction<MoveCopier, DriverEndpoint, CompletableFuture<T>> call) {
+    Optional<DriverEndpoint> endpoint = endpoint(move, volume, node);
+    if (endpoint.isEmpty()) {
+      return new Asked<>(null, Status.UNAVAILABLE.withDescription("no ready driver pod"));
+    }
     try {
-      return Optional.of(
-          copier
-              .space(endpoint.get(), volumeId, SPACE_TIMEOUT)
-              .get(SPACE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
-              .allocatedBytes());
-    } catch (ExecutionException | TimeoutException e) {
-      log.info(
-          "the driver on node {} did not tell the space of {}: {}", node, volumeId, e.toString());
-      return Optional.empty();
+      return new Asked<>(
+          call.apply(move.services().calls().copier(), endpoint.get())
+              .get(QUICK.toMillis(), TimeUnit.MILLISECONDS),
+          null);
+    } catch (ExecutionException e) {
+      return new Asked<>(null, Status.fromThrowable(e.getCause()));
+    } catch (TimeoutException e) {
+      return new Asked<>(
+          null,
+          Status.DEADLINE_EXCEEDED.withDescription("no answer in " + QUICK.toSeconds() + "s"));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return Optional.empty();
+      return new Asked<>(null, Status.CANCELLED);
     }
   }
 }
