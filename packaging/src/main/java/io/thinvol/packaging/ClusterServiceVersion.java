@@ -20,134 +20,6 @@ import java.util.Map;
  */
 public final class ClusterServiceVersion {
 
-  /** A field shown in the console: path under spec or status, and how to show it. */
-  record Descriptor(String path, String displayName, String... xDescriptors) {}
-
-  /** An owned CRD as the console presents it. */
-  record Owned(
-      String kind,
-      String displayName,
-      String description,
-      List<String> creates,
-      List<Descriptor> spec,
-      List<Descriptor> status) {}
-
-  static final List<Owned> OWNED =
-      List.of(
-          new Owned(
-              "StorageBackend",
-              "Storage Backend",
-              "One deployment of the thinvol CSI driver: its nodes, data directory, StorageClasses"
-                  + " and reclaim defaults.",
-              List.of("DaemonSet", "CSIDriver", "StorageClass", "ServiceAccount", "Secret"),
-              List.of(
-                  new Descriptor(
-                      "sparseFile.dataDir",
-                      "Data directory",
-                      "urn:alm:descriptor:com.tectonic.ui:text"),
-                  new Descriptor(
-                      "sparseFile.filesystem",
-                      "Filesystem",
-                      "urn:alm:descriptor:com.tectonic.ui:select:ext4",
-                      "urn:alm:descriptor:com.tectonic.ui:select:xfs"),
-                  new Descriptor(
-                      "sparseFile.overprovisionRatio",
-                      "Overprovision ratio",
-                      "urn:alm:descriptor:com.tectonic.ui:number"),
-                  new Descriptor("storageClasses", "Storage classes"),
-                  new Descriptor(
-                      "nodeSelector",
-                      "Node selector",
-                      "urn:alm:descriptor:com.tectonic.ui:selector:core:v1:Node"),
-                  new Descriptor(
-                      "tolerations", "Tolerations", "urn:alm:descriptor:io.kubernetes:Tolerations"),
-                  new Descriptor(
-                      "reclaimSpace.schedule",
-                      "Reclaim schedule",
-                      "urn:alm:descriptor:com.tectonic.ui:text"),
-                  new Descriptor(
-                      "reclaimSpace.maxConcurrentPerNode",
-                      "Reclaims per node",
-                      "urn:alm:descriptor:com.tectonic.ui:number")),
-              List.of(
-                  new Descriptor(
-                      "conditions", "Conditions", "urn:alm:descriptor:io.kubernetes.conditions"),
-                  new Descriptor("driverName", "Driver", "urn:alm:descriptor:text"),
-                  new Descriptor("nodes.ready", "Ready nodes", "urn:alm:descriptor:text"),
-                  new Descriptor("nodeProblems", "Node problems"))),
-          new Owned(
-              "ReclaimSpaceJob",
-              "Reclaim Space Job",
-              "Gives the space a PVC's filesystem no longer uses back to its node's disk, once.",
-              List.of(),
-              List.of(
-                  new Descriptor(
-                      "target.persistentVolumeClaim",
-                      "PersistentVolumeClaim",
-                      "urn:alm:descriptor:io.kubernetes:PersistentVolumeClaim"),
-                  new Descriptor(
-                      "backOffLimit",
-                      "Back-off limit",
-                      "urn:alm:descriptor:com.tectonic.ui:number"),
-                  new Descriptor(
-                      "retryDeadlineSeconds",
-                      "Retry deadline (s)",
-                      "urn:alm:descriptor:com.tectonic.ui:number"),
-                  new Descriptor(
-                      "mode",
-                      "Mode",
-                      "urn:alm:descriptor:com.tectonic.ui:select:Auto",
-                      "urn:alm:descriptor:com.tectonic.ui:select:NodeOnly",
-                      "urn:alm:descriptor:com.tectonic.ui:select:ControllerOnly")),
-              List.of(
-                  new Descriptor("result", "Result", "urn:alm:descriptor:text"),
-                  new Descriptor("reclaimedSpace", "Reclaimed", "urn:alm:descriptor:text"),
-                  new Descriptor("message", "Message", "urn:alm:descriptor:text"),
-                  new Descriptor(
-                      "conditions", "Conditions", "urn:alm:descriptor:io.kubernetes.conditions"))),
-          new Owned(
-              "ReclaimSpaceCronJob",
-              "Reclaim Space Cron Job",
-              "Creates ReclaimSpaceJobs on a cron schedule, spread over a stagger window.",
-              List.of("ReclaimSpaceJob"),
-              List.of(
-                  new Descriptor("schedule", "Schedule", "urn:alm:descriptor:com.tectonic.ui:text"),
-                  new Descriptor(
-                      "concurrencyPolicy",
-                      "Concurrency policy",
-                      "urn:alm:descriptor:com.tectonic.ui:select:Forbid",
-                      "urn:alm:descriptor:com.tectonic.ui:select:Replace"),
-                  new Descriptor(
-                      "suspend", "Suspend", "urn:alm:descriptor:com.tectonic.ui:booleanSwitch")),
-              List.of(
-                  new Descriptor("lastScheduleTime", "Last schedule", "urn:alm:descriptor:text"),
-                  new Descriptor("nextScheduleTime", "Next schedule", "urn:alm:descriptor:text"),
-                  new Descriptor("active", "Active job"))),
-          new Owned(
-              "VolumeMove",
-              "Volume Move",
-              "Moves a claim's data to another node: a pre-copy while the application runs, then a"
-                  + " cut-over that copies the changed blocks and rebinds the claim.",
-              List.of("PersistentVolumeClaim", "PersistentVolume", "VolumeSnapshot"),
-              List.of(
-                  new Descriptor(
-                      "persistentVolumeClaim",
-                      "PersistentVolumeClaim",
-                      "urn:alm:descriptor:io.kubernetes:PersistentVolumeClaim"),
-                  new Descriptor(
-                      "targetNode", "Target node", "urn:alm:descriptor:io.kubernetes:Node"),
-                  new Descriptor(
-                      "keepSourceUntil",
-                      "Keep source until",
-                      "urn:alm:descriptor:com.tectonic.ui:select:Bound",
-                      "urn:alm:descriptor:com.tectonic.ui:select:Mounted")),
-              List.of(
-                  new Descriptor("phase", "Phase", "urn:alm:descriptor:text"),
-                  new Descriptor("bytesCopied", "Copied", "urn:alm:descriptor:text"),
-                  new Descriptor("message", "Message", "urn:alm:descriptor:text"),
-                  new Descriptor(
-                      "conditions", "Conditions", "urn:alm:descriptor:io.kubernetes.conditions"))));
-
   private ClusterServiceVersion() {}
 
   public static Map<String, Object> of(
@@ -274,7 +146,7 @@ public final class ClusterServiceVersion {
 
   private static List<Map<String, Object>> owned(Crds crds) {
     List<Map<String, Object>> owned = new ArrayList<>();
-    for (Owned o : OWNED) {
+    for (OwnedCrds.Owned o : OwnedCrds.OWNED) {
       Crds.Crd crd = crds.ofKind(o.kind());
       Map<String, Object> entry = new LinkedHashMap<>();
       entry.put("name", crd.definition().getMetadata().getName());
@@ -299,9 +171,9 @@ public final class ClusterServiceVersion {
   }
 
   private static List<Map<String, Object>> descriptors(
-      Crds.Crd crd, String root, List<Descriptor> descriptors) {
+      Crds.Crd crd, String root, List<OwnedCrds.Descriptor> descriptors) {
     List<Map<String, Object>> out = new ArrayList<>();
-    for (Descriptor d : descriptors) {
+    for (OwnedCrds.Descriptor d : descriptors) {
       String description =
           crd.at(root + "." + d.path())
               .map(p -> p.getDescription())
