@@ -78,16 +78,7 @@ final class PlayedSnapshotController {
         return;
       }
       if (tree(content).at("/spec/source/snapshotHandle").asText("").isEmpty()) {
-        // the real controller's rule: only a snapshot handle is pre-provisioned
-        writeStatus(
-            snapshot,
-            Map.of(
-                "readyToUse",
-                false,
-                "error",
-                Map.of(
-                    "message",
-                    "VolumeSnapshotContent " + contentName + " is dynamically provisioned")));
+        writeStatus(snapshot, notPreProvisioned(contentName));
         return;
       }
       if (tree(content).at("/spec/volumeSnapshotRef/uid").asText("").isEmpty()) {
@@ -192,6 +183,18 @@ final class PlayedSnapshotController {
     if (snapshot == null || !uid.equals(snapshot.getMetadata().getUid())) {
       client.resource(content).delete();
     }
+  }
+
+  /**
+   * The real controller's rule: a VolumeSnapshot bound ahead to a content takes it only if the
+   * content names a snapshot handle; one naming a volume is dynamic to it, and refused.
+   */
+  static Map<String, Object> notPreProvisioned(String contentName) {
+    return Map.of(
+        "readyToUse",
+        false,
+        "error",
+        Map.of("message", "VolumeSnapshotContent " + contentName + " is dynamically provisioned"));
   }
 
   private void writeStatus(GenericKubernetesResource snapshot, Map<String, Object> status) {

@@ -125,16 +125,7 @@ final class PlayedStorage implements AutoCloseable {
         Map<String, Object> contentSource =
             map(map(content.getAdditionalProperties().get("spec")).get("source"));
         if (contentSource.get("snapshotHandle") == null) {
-          // the real snapshot controller's rule: only a snapshot handle is pre-provisioned
-          writeStatus(
-              snapshot,
-              Map.of(
-                  "readyToUse",
-                  false,
-                  "error",
-                  Map.of(
-                      "message",
-                      "VolumeSnapshotContent " + contentName + " is dynamically provisioned")));
+          writeStatus(snapshot, PlayedSnapshotController.notPreProvisioned(contentName));
           continue;
         }
         if (content.getMetadata().getLabels() == null
