@@ -27,41 +27,35 @@ final class DeletePreconditions {
     String resourceVersion = preconditions.path("resourceVersion").asText("");
     String storedUid = stored.at("/metadata/uid").asText("");
     String storedVersion = stored.at("/metadata/resourceVersion").asText("");
-    String qualified =
-        request.group().isEmpty() ? request.resource() : request.resource() + "." + request.group();
-    Map<String, Object> details =
-        Map.of("name", request.name(), "group", request.group(), "kind", request.resource());
     if (!uid.isEmpty() && !uid.equals(storedUid)) {
       return Optional.of(
-          new Refusal(
-              409,
-              "Conflict",
-              "Operation cannot be fulfilled on "
-                  + qualified
-                  + " \""
-                  + request.name()
-                  + "\": Precondition failed: UID in precondition: "
+          conflict(
+              request,
+              "Precondition failed: UID in precondition: "
                   + uid
                   + ", UID in object meta: "
-                  + storedUid,
-              details));
+                  + storedUid));
     }
     if (!resourceVersion.isEmpty() && !resourceVersion.equals(storedVersion)) {
       return Optional.of(
-          new Refusal(
-              409,
-              "Conflict",
-              "Operation cannot be fulfilled on "
-                  + qualified
-                  + " \""
-                  + request.name()
-                  + "\": the ResourceVersion in the precondition ("
+          conflict(
+              request,
+              "the ResourceVersion in the precondition ("
                   + resourceVersion
                   + ") does not match the ResourceVersion in record ("
                   + storedVersion
-                  + "). The object might have been modified",
-              details));
+                  + "). The object might have been modified"));
     }
     return Optional.empty();
+  }
+
+  private static Refusal conflict(ApiRequest request, String why) {
+    String qualified =
+        request.group().isEmpty() ? request.resource() : request.resource() + "." + request.group();
+    return new Refusal(
+        409,
+        "Conflict",
+        "Operation cannot be fulfilled on " + qualified + " \"" + request.name() + "\": " + why,
+        Map.of("name", request.name(), "group", request.group(), "kind", request.resource()));
   }
 }

@@ -25,22 +25,10 @@ final class ClaimObjects {
    * pod ever uses it; its volume is the base the cut-over's copy applies the changes onto.
    */
   static PersistentVolumeClaim base(MoveNames names, PersistentVolumeClaim claim, String target) {
-    PersistentVolumeClaimSpec source = claim.getSpec();
-    return new PersistentVolumeClaimBuilder()
-        .withNewMetadata()
-        .withName(names.baseClaim())
-        .withNamespace(names.namespace())
-        .withLabels(names.labels())
-        .withAnnotations(Map.of(SELECTED_NODE, target))
-        .endMetadata()
-        .withNewSpec()
-        .withStorageClassName(source.getStorageClassName())
-        .withAccessModes(source.getAccessModes())
-        .withVolumeMode(source.getVolumeMode())
-        .withResources(source.getResources())
-        .withDataSource(snapshotSource(names.preSnapshot()))
-        .endSpec()
-        .build();
+    PersistentVolumeClaim base =
+        restored(names, names.baseClaim(), claim.getSpec(), names.preSnapshot());
+    base.getMetadata().setAnnotations(Map.of(SELECTED_NODE, target));
+    return base;
   }
 
   /**
@@ -48,10 +36,17 @@ final class ClaimObjects {
    * is. Pre-bound to the new volume's name, so that no provisioner acts on it.
    */
   static PersistentVolumeClaim entitlement(MoveNames names, SavedClaim claim) {
-    PersistentVolumeClaimSpec source = claim.spec();
+    PersistentVolumeClaim entitled = restored(names, names.cut(), claim.spec(), names.cut());
+    entitled.getSpec().setVolumeName(names.newVolume());
+    return entitled;
+  }
+
+  /** A claim of the move like {@code source}'s, restored from {@code snapshot}. */
+  private static PersistentVolumeClaim restored(
+      MoveNames names, String name, PersistentVolumeClaimSpec source, String snapshot) {
     return new PersistentVolumeClaimBuilder()
         .withNewMetadata()
-        .withName(names.cut())
+        .withName(name)
         .withNamespace(names.namespace())
         .withLabels(names.labels())
         .endMetadata()
@@ -60,8 +55,12 @@ final class ClaimObjects {
         .withAccessModes(source.getAccessModes())
         .withVolumeMode(source.getVolumeMode())
         .withResources(source.getResources())
-        .withDataSource(snapshotSource(names.cut()))
-        .withVolumeName(names.newVolume())
+        .withDataSource(
+            new TypedLocalObjectReferenceBuilder()
+                .withApiGroup("snapshot.storage.k8s.io")
+                .withKind("VolumeSnapshot")
+                .withName(snapshot)
+                .build())
         .endSpec()
         .build();
   }
@@ -88,14 +87,5 @@ final class ClaimObjects {
     recreated.setMetadata(metadata);
     recreated.setSpec(spec);
     return recreated;
-  }
-
-  private static io.fabric8.kubernetes.api.model.TypedLocalObjectReference snapshotSource(
-      String snapshot) {
-    return new TypedLocalObjectReferenceBuilder()
-        .withApiGroup("snapshot.storage.k8s.io")
-        .withKind("VolumeSnapshot")
-        .withName(snapshot)
-        .build();
   }
 }
