@@ -15,6 +15,7 @@ import io.thinvol.api.v1alpha1.MovePhase;
 import io.thinvol.api.v1alpha1.VolumeMove;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -223,6 +224,31 @@ class VolumeMoveFailureTest extends MoveClusterTest {
     assertThat(claim().getSpec().getVolumeName()).isEqualTo(OLD_PV);
     assertThat(claim().getStatus().getPhase()).isEqualTo("Bound");
     await("the temporaries gone", () -> temporaries(created) == 0);
+  }
+
+  @Test
+  void aSourceDriverOfAnOlderReleaseIsWaitedForAndThenTakesTheSnapshot() {
+    AtomicInteger asked = new AtomicInteger();
+    copier.snapshot =
+        request ->
+            asked.incrementAndGet() == 1
+                ? CompletableFuture.failedFuture(
+                    Status.UNIMPLEMENTED
+                        .withDescription("Method not found: thinvol.peer.v1.MoveCopy/Snapshot")
+                        .asRuntimeException())
+                : CompletableFuture.completedFuture(
+                    new MoveCopier.Taken("snap-" + request.name(), FakeMoveCopier.SIZE));
+    stopApp();
+    createMove("to-b", "  persistentVolumeClaim: data\n  targetNode: node-b\n");
+    await(
+        "the message saying why it waits",
+        () ->
+            move("to-b").getStatus() != null
+                && String.valueOf(move("to-b").getStatus().getMessage())
+                    .contains("does not take cut-over snapshots (an older release)"));
+
+    awaitPhase("to-b", MovePhase.Succeeded);
+    assertThat(copier.snapshots).hasSize(2);
   }
 
   @Test

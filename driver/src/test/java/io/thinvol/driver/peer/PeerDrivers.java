@@ -41,6 +41,8 @@ final class PeerDrivers implements AutoCloseable {
   private final MockTokenReviews reviews;
   private final Path root;
   private final Map<String, Integer> ports = new LinkedHashMap<>();
+  // Fixed too: an ephemeral HTTP port of a restarted driver may be the TLS port it freed on stop.
+  private final Map<String, Integer> httpPorts = new LinkedHashMap<>();
   private final Map<String, DriverProcess> drivers = new LinkedHashMap<>();
 
   PeerDrivers(KubernetesMockServer server) throws Exception {
@@ -66,6 +68,7 @@ final class PeerDrivers implements AutoCloseable {
     try {
       for (String node : nodes) {
         ports.put(node, freePort());
+        httpPorts.put(node, freePort());
         Files.createDirectories(root.resolve(node));
         writeToken(node, nodeToken());
         start(node);
@@ -114,7 +117,7 @@ final class PeerDrivers implements AutoCloseable {
             node,
             List.of(
                 "--addons-port=" + ports.get(node),
-                "--http-port=0",
+                "--http-port=" + httpPorts.get(node),
                 "--addons-tls-cert=" + certificate(),
                 "--addons-tls-key=" + key(),
                 "--addons-allowed-serviceaccounts=" + NAMESPACE + ":thinvol-operator",
@@ -293,9 +296,15 @@ final class PeerDrivers implements AutoCloseable {
     return Instant.now().plus(Duration.ofHours(1));
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket free = new ServerSocket(0)) {
-      return free.getLocalPort();
+  /** A port free now and not given to any node of this cluster yet. */
+  private int freePort() throws IOException {
+    while (true) {
+      try (ServerSocket free = new ServerSocket(0)) {
+        int port = free.getLocalPort();
+        if (!ports.containsValue(port) && !httpPorts.containsValue(port)) {
+          return port;
+        }
+      }
     }
   }
 

@@ -113,6 +113,16 @@ final class CutSnapshot {
   }
 
   private static Duration failed(Move move, Status status) throws MoveFailure {
+    if (status.getCode() == Status.Code.UNIMPLEMENTED) {
+      // a driver of an older release, until the operator's rollout of its DaemonSet reaches it
+      return CutOverCopy.passing(
+          move,
+          "SourceDriverOutdated",
+          "the driver on node "
+              + move.status().getSourceNode()
+              + " does not take cut-over snapshots (an older release); it does once its pod runs"
+              + " this operator's release");
+    }
     String why =
         "the driver on node "
             + move.status().getSourceNode()
