@@ -87,9 +87,6 @@ class MoveTest extends E2eSteps {
 
   @Test
   @Order(3)
-  @Disabled(
-      "on the kit's node the evacuation's moves got no status within 2 minutes (2026-11-26, not"
-          + " diagnosed yet; in-process and real-server worlds pass): issue 31 stays open")
   @DisplayName("evacuation of the only node: moves made, then withdrawn")
   void evacuation() {
     String node = world().require("move.node");
