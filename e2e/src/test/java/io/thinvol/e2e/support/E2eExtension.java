@@ -9,7 +9,8 @@ import org.opentest4j.TestAbortedException;
 
 /**
  * Gives every test class of the suite the one {@link World} (made at the first class, torn down
- * after the last), skips the suite where it cannot run, and times each step for the table.
+ * after the last), skips the suite where it cannot run, times each step for the table, and keeps
+ * the evidence of a failed one ({@link FailureEvidence}).
  */
 public final class E2eExtension
     implements BeforeEachCallback, BeforeTestExecutionCallback, AfterTestExecutionCallback {
@@ -36,12 +37,18 @@ public final class E2eExtension
             .getExecutionException()
             .map(e -> e instanceof TestAbortedException ? "skipped" : "FAILED")
             .orElse("passed");
-    StepTable steps = World.current().steps();
+    World world = World.current();
+    StepTable steps = world.steps();
     context
         .getExecutionException()
         .filter(e -> !(e instanceof TestAbortedException))
         .ifPresent(
-            e -> steps.figure(String.valueOf(e.getMessage()).lines().findFirst().orElse("")));
+            e -> {
+              steps.figure(String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
+              new FailureEvidence(
+                      world.kube().client(), world.settings().reports(), context.getDisplayName())
+                  .collect();
+            });
     steps.finish(context.getDisplayName(), Duration.ofNanos(System.nanoTime() - start), result);
   }
 }

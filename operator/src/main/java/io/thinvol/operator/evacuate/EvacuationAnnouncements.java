@@ -39,6 +39,32 @@ final class EvacuationAnnouncements {
             + EvacuationMoves.labelValue(name));
   }
 
+  /**
+   * A claim on the node that a move the evacuation did not make moves already: said, since
+   * otherwise the evacuation would pass over it in silence while that move waits (e.g. in Pending
+   * for a target), and the node would never be Evacuated with nothing telling why.
+   */
+  void leftToOtherMove(Node node, VolumeMove other) {
+    String move = other.getMetadata().getNamespace() + "/" + other.getMetadata().getName();
+    events.once(
+        node,
+        "Normal",
+        "EvacuationWaitsForMove",
+        other.getMetadata().getUid(),
+        "PersistentVolumeClaim "
+            + other.getMetadata().getNamespace()
+            + "/"
+            + other.getSpec().getPersistentVolumeClaim()
+            + " is moved by VolumeMove "
+            + move
+            + " ("
+            + EvacuationMoves.phase(other).map(Enum::name).orElse("not begun")
+            + "), which this evacuation did not make: its volume is left to that move; if the"
+            + " move fails or is deleted, the evacuation moves the claim off "
+            + node.getMetadata().getName()
+            + " itself");
+  }
+
   void nameTaken(Node node, String move) {
     events.once(
         node,

@@ -8,21 +8,21 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.BiFunction;
-import java.util.function.Predicate;
+import java.util.function.Function;
 
 /**
  * What the evacuation of a node annotated {@code true} does next, from what the caches hold: the
  * moves to make, and whether it is over. Pure, so that every case is a unit test.
  *
  * @param create moves of volumes that have none yet
- * @param movedByOthers volumes whose claim another move (not the evacuation's) is moving: left to
- *     it, and looked at again when it ends
+ * @param movedByOthers the moves (not the evacuation's) that move the claim of one of the node's
+ *     volumes: each volume is left to its move, and looked at again when that one ends
  * @param nameTaken volumes for which a move of the evacuation's name exists that it did not make
  * @param ours every move this node's evacuation made, as the cache holds them
  */
 record EvacuationPlan(
     List<VolumeMove> create,
-    List<PersistentVolume> movedByOthers,
+    List<VolumeMove> movedByOthers,
     List<String> nameTaken,
     List<VolumeMove> ours) {
 
@@ -31,17 +31,16 @@ record EvacuationPlan(
    * @param volumes the volumes pinned to it (those {@link NodeVolumes#toMove} are moved)
    * @param ours the moves its evacuation made
    * @param named a move by namespace and name, whoever made it
-   * @param claimMovedByOthers whether a move that is not the evacuation's and has not ended moves
-   *     that claim
+   * @param otherMoveOf the move of a claim that is not the evacuation's and has not ended
    */
   static EvacuationPlan of(
       String node,
       List<PersistentVolume> volumes,
       List<VolumeMove> ours,
       BiFunction<String, String, Optional<VolumeMove>> named,
-      Predicate<ObjectReference> claimMovedByOthers) {
+      Function<ObjectReference, Optional<VolumeMove>> otherMoveOf) {
     List<VolumeMove> create = new ArrayList<>();
-    List<PersistentVolume> movedByOthers = new ArrayList<>();
+    List<VolumeMove> movedByOthers = new ArrayList<>();
     List<String> nameTaken = new ArrayList<>();
     for (PersistentVolume volume : volumes) {
       Optional<ObjectReference> claim = NodeVolumes.claim(volume);
@@ -56,8 +55,11 @@ record EvacuationPlan(
         if (!node.equals(EvacuationMoves.nodeOf(existing.get()).orElse(null))) {
           nameTaken.add(namespace + "/" + name);
         }
-      } else if (claimMovedByOthers.test(claim.get())) {
-        movedByOthers.add(volume);
+        continue;
+      }
+      Optional<VolumeMove> other = otherMoveOf.apply(claim.get());
+      if (other.isPresent()) {
+        movedByOthers.add(other.get());
       } else {
         create.add(EvacuationMoves.of(volume, claim.get(), node));
       }

@@ -95,11 +95,12 @@ final class EvacuationSources {
     return moves.get(new ResourceID(name, namespace));
   }
 
-  /** Whether a move other than {@code node}'s evacuation's, not ended, moves the claim. */
-  boolean movedByOthers(ObjectReference claim, String node) {
+  /** A move other than {@code node}'s evacuation's, not ended, that moves the claim. */
+  Optional<VolumeMove> otherMoveOf(ObjectReference claim, String node) {
     return moves.byIndex(BY_CLAIM, key(claim.getNamespace(), claim.getName())).stream()
         .filter(move -> !EvacuationMoves.ended(move))
-        .anyMatch(move -> !node.equals(EvacuationMoves.nodeOf(move).orElse(null)));
+        .filter(move -> !node.equals(EvacuationMoves.nodeOf(move).orElse(null)))
+        .findFirst();
   }
 
   private static Set<ResourceID> nodes(Stream<String> names) {

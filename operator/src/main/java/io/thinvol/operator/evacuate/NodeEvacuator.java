@@ -82,12 +82,13 @@ public class NodeEvacuator implements Reconciler<Node> {
             sources.volumesOn(name),
             sources.movesOf(name),
             sources::move,
-            claim -> sources.movedByOthers(claim, name));
+            claim -> sources.otherMoveOf(claim, name));
     List<String> made =
         plan.create().stream().map(move -> create(client, move)).filter(Objects::nonNull).toList();
     if (!made.isEmpty()) {
       announce.evacuating(node, made, plan.toMove());
     }
+    plan.movedByOthers().forEach(move -> announce.leftToOtherMove(node, move));
     plan.nameTaken().forEach(move -> announce.nameTaken(node, move));
     plan.failed().forEach(move -> announce.stalled(node, move));
     if (plan.evacuated()) {

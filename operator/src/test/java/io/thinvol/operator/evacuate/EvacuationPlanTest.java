@@ -16,7 +16,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Predicate;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /** What an evacuation decides from the caches, case by case. */
@@ -24,7 +24,8 @@ class EvacuationPlanTest {
 
   private static final String NODE = "node-x";
   private static final String DRIVER = BackendNames.driver("local");
-  private static final Predicate<ObjectReference> NO_OTHER_MOVES = claim -> false;
+  private static final Function<ObjectReference, Optional<VolumeMove>> NO_OTHER_MOVES =
+      claim -> Optional.empty();
 
   @Test
   void movesEveryBoundThinvolVolumeOfTheNodeAndNothingElse() {
@@ -69,6 +70,7 @@ class EvacuationPlanTest {
   void aVolumeWithItsMoveGetsNoOtherAndOneMovedByAnotherMoveWaitsForIt() {
     VolumeMove ours = move("evacuate-pv-a", NODE, null);
     VolumeMove someonesElse = move("evacuate-pv-b", null, null);
+    VolumeMove anywhere = move("anywhere", null, MovePhase.Pending);
     List<PersistentVolume> volumes =
         List.of(
             volume("pv-a", DRIVER, NODE, "data-a"),
@@ -81,13 +83,11 @@ class EvacuationPlanTest {
             volumes,
             List.of(ours),
             named(ours, someonesElse),
-            claim -> claim.getName().equals("data-c"));
+            claim -> claim.getName().equals("data-c") ? Optional.of(anywhere) : Optional.empty());
 
     assertThat(plan.create()).isEmpty();
     assertThat(plan.nameTaken()).containsExactly("apps/evacuate-pv-b");
-    assertThat(plan.movedByOthers())
-        .extracting(v -> v.getMetadata().getName())
-        .containsExactly("pv-c");
+    assertThat(plan.movedByOthers()).containsExactly(anywhere);
     assertThat(plan.toMove()).isEqualTo(1);
     assertThat(plan.evacuated()).isFalse();
   }
