@@ -1,5 +1,6 @@
 package io.thinvol.driver.peer.copy;
 
+import io.grpc.Context;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -28,6 +29,8 @@ import java.time.Duration;
 import java.util.Iterator;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One pull from a peer, as this node receives it: the header read when it starts, then the ranges
@@ -39,9 +42,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 final class PulledCopy implements RemoteSources.RemoteCopy {
 
+  /** The heartbeat interval asked of the sender: its silence for six of them gives the copy up. */
+  static final int HEARTBEAT_SECONDS = 10;
+
+  private static final Logger log = LoggerFactory.getLogger(PulledCopy.class);
+
   private final PeerEndpoint peer;
   private final ManagedChannel channel;
   private final Iterator<PullChunk> chunks;
+  private final StallWatch watch;
   private final SourceImage description;
   private final boolean delta;
   private long received;
@@ -50,12 +59,14 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
       PeerEndpoint peer,
       ManagedChannel channel,
       Iterator<PullChunk> chunks,
+      StallWatch watch,
       PullHeader header,
       boolean delta) {
     this.peer = peer;
     this.delta = delta;
     this.channel = channel;
     this.chunks = chunks;
+    this.watch = watch;
     this.description =
         new SourceImage(
             header.getSizeBytes(),
@@ -68,13 +79,26 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
   static PulledCopy start(
       PeerClient client, PeerEndpoint peer, PullRequest request, Duration budget) {
     ManagedChannel channel = client.channel(peer);
+    // The pull's own scope: cancelled when the sender goes silent, or when the copy is closed.
+    Context.CancellableContext scope = Context.current().withCancellation();
     try {
-      Iterator<PullChunk> chunks =
-          PeerCopyGrpc.newBlockingStub(channel)
-              .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(client.credentials()))
-              .withDeadlineAfter(budget.toMillis(), TimeUnit.MILLISECONDS)
-              .pull(request.toBuilder().setDigestVersion(RangeDigest.version()).build());
-      PullChunk first = next(peer, chunks);
+      Iterator<PullChunk> chunks;
+      Context outer = scope.attach();
+      try {
+        chunks =
+            PeerCopyGrpc.newBlockingStub(channel)
+                .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(client.credentials()))
+                .withDeadlineAfter(budget.toMillis(), TimeUnit.MILLISECONDS)
+                .pull(
+                    request.toBuilder()
+                        .setDigestVersion(RangeDigest.version())
+                        .setHeartbeatSeconds(HEARTBEAT_SECONDS)
+                        .build());
+      } finally {
+        scope.detach(outer);
+      }
+      // Not watched: a sender copies an attached volume before its header, for as long as it takes.
+      PullChunk first = next(peer, chunks, null);
       if (first == null || !first.hasHeader()) {
         throw broken(peer, "it did not start with a header");
       }
@@ -88,9 +112,12 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
                     + " done",
                 peer.describe(), first.getHeader().getDigestVersion(), RangeDigest.version()));
       }
+      StallWatch watch =
+          new StallWatch(scope, Duration.ofSeconds(first.getHeader().getHeartbeatSeconds()));
       return new PulledCopy(
-          peer, channel, chunks, first.getHeader(), !request.getBaseSnapshotId().isEmpty());
+          peer, channel, chunks, watch, first.getHeader(), !request.getBaseSnapshotId().isEmpty());
     } catch (RuntimeException e) {
+      scope.cancel(null);
       channel.shutdownNow();
       throw e;
     }
@@ -118,8 +145,8 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
           new ContentDigest.Progressive(result, description.sizeBytes(), new AtomicBoolean());
       try {
         receive(image, check);
-        verifyImage(ContentDigest.await(check.finish()), next(peer, chunks));
-        if (next(peer, chunks) != null) {
+        verifyImage(ContentDigest.await(check.finish()), next());
+        if (next() != null) {
           throw broken(peer, "it went on after the digest of the whole snapshot");
         }
       } finally {
@@ -141,7 +168,7 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
         delta
             ? FileChannel.open(image, StandardOpenOption.WRITE)
             : FileChannel.open(image, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-      for (PullChunk chunk = next(peer, chunks); ; chunk = next(peer, chunks)) {
+      for (PullChunk chunk = next(); ; chunk = next()) {
         if (chunk == null) {
           throw new CsiException(
               Status.Code.UNAVAILABLE,
@@ -151,7 +178,7 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
           received = digest.bytes();
           verify(chunk.getTrailer(), digest.trailer());
           out.force(true);
-          if (!delta && next(peer, chunks) != null) {
+          if (!delta && next() != null) {
             throw broken(peer, "it went on after its trailer");
           }
           return;
@@ -238,15 +265,41 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
     }
   }
 
+  /** The next part after the header, heartbeats skipped, each wait for one watched. */
+  private PullChunk next() {
+    for (; ; ) {
+      PullChunk chunk = next(peer, chunks, watch);
+      if (chunk == null || !chunk.hasHeartbeat()) {
+        return chunk;
+      }
+    }
+  }
+
   /**
    * The next chunk, null at the end of the stream; the peer's failure with its node named. A stream
    * the peer's side cut (its process stopped: HTTP/2 RST_STREAM, CANCELLED here) is UNAVAILABLE, as
-   * a connection that broke is: the same request can be retried.
+   * a connection that broke is: the same request can be retried. So is one given up for its
+   * silence.
    */
-  private static PullChunk next(PeerEndpoint peer, Iterator<PullChunk> chunks) {
+  private static PullChunk next(PeerEndpoint peer, Iterator<PullChunk> chunks, StallWatch watch) {
+    if (watch != null) {
+      watch.waiting();
+    }
     try {
       return chunks.hasNext() ? chunks.next() : null;
     } catch (StatusRuntimeException e) {
+      if (watch != null && watch.stalled()) {
+        log.warn(
+            "the copy from {} stalled: nothing came for {} s, not even a heartbeat; giving it up",
+            peer.describe(),
+            watch.limit().toSeconds());
+        throw new CsiException(
+            Status.Code.UNAVAILABLE,
+            String.format(
+                "the copy from %s stalled: nothing came for %d s, not even the heartbeat it sends"
+                    + " while it works; nothing was kept, a retry copies again",
+                peer.describe(), watch.limit().toSeconds()));
+      }
       Status status = e.getStatus();
       if (status.getCode() == Status.Code.CANCELLED) {
         status =
@@ -254,6 +307,10 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
                 "it stopped sending the copy (" + status.getDescription() + ")");
       }
       throw PeerClient.answered(peer, status);
+    } finally {
+      if (watch != null) {
+        watch.arrived();
+      }
     }
   }
 
@@ -264,6 +321,7 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
 
   @Override
   public void close() {
+    watch.close();
     channel.shutdownNow();
   }
 }
