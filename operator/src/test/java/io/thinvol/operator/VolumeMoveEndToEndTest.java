@@ -19,7 +19,6 @@ import io.thinvol.testing.StrictApiServer;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -95,9 +94,6 @@ class VolumeMoveEndToEndTest extends TwoNodeEndToEndTest {
   }
 
   @Test
-  @Disabled(
-      "intermittent: in 2 of 12 runs on a loaded host the cut-over's CopyIn call stalled and the"
-          + " move stayed CuttingOver (issue 31 open; docs/moves.md, Known issues)")
   void theCutOverCopiesWhatWasWrittenAfterThePreCopyAndLittleElse() throws Exception {
     applicationOnNodeA();
     VolumeMoves.create(
@@ -123,9 +119,6 @@ class VolumeMoveEndToEndTest extends TwoNodeEndToEndTest {
   }
 
   @Test
-  @Disabled(
-      "intermittent: in 2 of 12 runs on a loaded host the cut-over's CopyIn call stalled and the"
-          + " move stayed CuttingOver (issue 31 open; docs/moves.md, Known issues)")
   void aClaimOfAnEvacuatedNodeIsOnNodeBOnceItsPodIsDrained() throws Exception {
     applicationOnNodeA();
     client

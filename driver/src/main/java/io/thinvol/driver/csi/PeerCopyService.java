@@ -34,6 +34,9 @@ public final class PeerCopyService extends PeerCopyGrpc.PeerCopyImplBase {
   // The longest the copy of an attached volume may take when the caller sets no deadline.
   private static final Duration COPY_LIMIT = Duration.ofHours(2);
 
+  // The longest heartbeat interval a puller may ask for.
+  private static final int MAX_HEARTBEAT_SECONDS = 300;
+
   /** Copies sent at once; one more is told to retry (each reads its image as fast as it can). */
   static final int SENDERS = 4;
 
@@ -96,7 +99,8 @@ public final class PeerCopyService extends PeerCopyGrpc.PeerCopyImplBase {
               nodeId,
               (ServerCallStreamObserver<PullChunk>) observer,
               () -> images.open(source, budget),
-              delta);
+              delta,
+              Duration.ofSeconds(Math.min(request.getHeartbeatSeconds(), MAX_HEARTBEAT_SECONDS)));
       try {
         senders.execute(stream);
       } catch (RejectedExecutionException e) {

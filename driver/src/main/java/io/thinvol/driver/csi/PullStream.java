@@ -18,6 +18,7 @@ import io.thinvol.peer.v1.PullChunk;
 import io.thinvol.peer.v1.PullHeader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -34,8 +35,8 @@ import org.slf4j.MDC;
  * pieces of at most {@value #PIECE} bytes, each read only once the transport can take it (gRPC's
  * onReady), and the trailer with the digest of every piece. A delta sends the changed ranges
  * instead, its all-zero blocks as zero pieces, and after the trailer the digest of the whole image.
- * A peer that goes away stops it; the image, and whatever keeps it unchanged, is released when it
- * ends.
+ * Heartbeats, when asked for, fill its silences ({@link PullCall}). A peer that goes away stops it;
+ * the image, and whatever keeps it unchanged, is released when it ends.
  */
 final class PullStream implements Runnable {
 
@@ -51,33 +52,30 @@ final class PullStream implements Runnable {
 
   private final String what;
   private final String nodeId;
-  private final ServerCallStreamObserver<PullChunk> call;
+  private final PullCall call;
   private final Supplier<PointInTimeImages.Opened> open;
   private final RangeCursor delta;
   private final RangeDigest digest = new RangeDigest();
-  private final Object readiness = new Object();
-  private volatile boolean cancelled;
 
   /**
    * Registered on the calling (handler) thread, as gRPC requires; {@link #run()} sends.
    *
    * @param delta the changed ranges to send, closed at the end; null to send every data range
+   * @param heartbeat the longest silence while it works; zero: no heartbeats (not asked for)
    */
   PullStream(
       String what,
       String nodeId,
       ServerCallStreamObserver<PullChunk> call,
       Supplier<PointInTimeImages.Opened> open,
-      RangeCursor delta) {
+      RangeCursor delta,
+      Duration heartbeat) {
     this.what = what;
     this.nodeId = nodeId;
-    this.call = call;
+    // A few pieces in flight: the reading of the next overlaps the sending of the last.
+    this.call = new PullCall(call, IN_FLIGHT, heartbeat);
     this.open = open;
     this.delta = delta;
-    // A few pieces in flight: the reading of the next overlaps the sending of the last.
-    call.setOnReadyThreshold(IN_FLIGHT);
-    call.setOnReadyHandler(this::wake);
-    call.setOnCancelHandler(this::cancel);
   }
 
   @Override
@@ -85,19 +83,21 @@ final class PullStream implements Runnable {
     MDC.put(Rpc.MDC_RPC, "PeerCopy.Pull");
     MDC.put(Rpc.MDC_VOLUME, what);
     long started = System.nanoTime();
+    call.beginHeartbeats();
     try (RangeCursor changes = delta;
         PointInTimeImages.Opened source = open.get()) {
       send(source, changes);
-      if (cancelled) {
+      if (call.cancelled()) {
         log.info("the peer went away after {} bytes; stopped reading", digest.bytes());
         return;
       }
       log.info("sent {} bytes in {} ms", digest.bytes(), (System.nanoTime() - started) / 1_000_000);
     } catch (IOException e) {
-      fail(CsiException.internal("cannot read " + what + ": " + e.getMessage(), e));
+      call.fail(CsiException.internal("cannot read " + what + ": " + e.getMessage(), e));
     } catch (RuntimeException e) {
-      fail(e);
+      call.fail(e);
     } finally {
+      call.close();
       MDC.remove(Rpc.MDC_RPC);
       MDC.remove(Rpc.MDC_VOLUME);
     }
@@ -114,22 +114,22 @@ final class PullStream implements Runnable {
             : null;
     CompletableFuture<ImageDigest> whole = check != null ? check.finish() : null;
     try {
-      if (!awaitReady()) {
+      if (!call.awaitReady(digest.bytes())) {
         return;
       }
-      call.onNext(PullChunk.newBuilder().setHeader(header(source.description())).build());
-      if (!sendRanges(source, ranges, changes != null) || !awaitReady()) {
+      call.send(PullChunk.newBuilder().setHeader(header(source.description())).build());
+      if (!sendRanges(source, ranges, changes != null) || !call.awaitReady(digest.bytes())) {
         return;
       }
-      call.onNext(PullChunk.newBuilder().setTrailer(digest.trailer()).build());
+      call.send(PullChunk.newBuilder().setTrailer(digest.trailer()).build());
       if (whole != null) {
         ImageDigest image = ContentDigest.await(whole);
-        if (!awaitReady()) {
+        if (!call.awaitReady(digest.bytes())) {
           return;
         }
-        call.onNext(PullChunk.newBuilder().setImage(image).build());
+        call.send(PullChunk.newBuilder().setImage(image).build());
       }
-      call.onCompleted();
+      call.complete();
     } finally {
       if (check != null) {
         check.abandon(); // the image is closed after: no read of it may still be under way
@@ -142,15 +142,15 @@ final class PullStream implements Runnable {
       throws IOException {
     for (ByteRange range = ranges.next(); range != null; range = ranges.next()) {
       for (long at = range.offset(); at < range.end(); at += PIECE) {
-        if (!awaitReady()) {
+        if (!call.awaitReady(digest.bytes())) {
           return false; // nothing read ahead of what the transport takes
         }
         ByteBuffer bytes = read(source, at, (int) Math.min(PIECE, range.end() - at));
         for (DataRange piece : delta ? runs(at, bytes) : List.of(data(at, bytes))) {
-          if (!awaitReady()) {
+          if (!call.awaitReady(digest.bytes())) {
             return false;
           }
-          call.onNext(PullChunk.newBuilder().setData(piece).build());
+          call.send(PullChunk.newBuilder().setData(piece).build());
         }
       }
     }
@@ -203,38 +203,7 @@ final class PullStream implements Runnable {
         .setFormatted(image.formatted())
         .setNodeId(nodeId)
         .setDigestVersion(RangeDigest.version())
+        .setHeartbeatSeconds((int) call.heartbeat().toSeconds())
         .build();
-  }
-
-  /** Waits until the transport takes more; false once the peer went away. */
-  private boolean awaitReady() {
-    synchronized (readiness) {
-      while (!cancelled && !call.isReady()) {
-        try {
-          readiness.wait();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          cancelled = true;
-        }
-      }
-      return !cancelled;
-    }
-  }
-
-  private void wake() {
-    synchronized (readiness) {
-      readiness.notifyAll();
-    }
-  }
-
-  private void cancel() {
-    cancelled = true;
-    wake();
-  }
-
-  private void fail(RuntimeException e) {
-    if (!cancelled) {
-      Rpc.fail(call, e);
-    }
   }
 }

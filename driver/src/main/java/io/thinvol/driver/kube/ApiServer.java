@@ -14,6 +14,10 @@ import java.security.KeyStore;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
@@ -35,11 +39,17 @@ public final class ApiServer {
   private final URI base;
   private final Supplier<String> token;
   private final HttpClient http;
+  private final Duration timeout;
 
   private ApiServer(URI base, Supplier<String> token, HttpClient http) {
+    this(base, token, http, TIMEOUT);
+  }
+
+  private ApiServer(URI base, Supplier<String> token, HttpClient http, Duration timeout) {
     this.base = base;
     this.token = token;
     this.http = http;
+    this.timeout = timeout;
   }
 
   /**
@@ -84,8 +94,13 @@ public final class ApiServer {
 
   /** An API server at {@code base} (a test's mock server), with a fixed token. */
   public static ApiServer at(URI base, String token) {
+    return at(base, token, TIMEOUT);
+  }
+
+  /** As above, every request answered in full within {@code timeout} or failed. */
+  public static ApiServer at(URI base, String token, Duration timeout) {
     return new ApiServer(
-        base, () -> token, HttpClient.newBuilder().connectTimeout(TIMEOUT).build());
+        base, () -> token, HttpClient.newBuilder().connectTimeout(timeout).build(), timeout);
   }
 
   /** GETs {@code path} (with its query, already encoded) and returns the answer. */
@@ -120,7 +135,7 @@ public final class ApiServer {
   private HttpRequest.Builder request(String path) {
     HttpRequest.Builder request =
         HttpRequest.newBuilder(base.resolve(path))
-            .timeout(TIMEOUT)
+            .timeout(timeout)
             .header("Accept", "application/json");
     String bearer = token.get();
     return bearer.isEmpty() ? request : request.header("Authorization", "Bearer " + bearer);
@@ -128,20 +143,32 @@ public final class ApiServer {
 
   private JsonTree send(HttpRequest.Builder request) {
     HttpRequest built = request.build();
-    HttpResponse<InputStream> response;
+    String what = built.method() + " " + built.uri().getPath();
+    // The whole answer within the timeout: the request's own timeout ends with the headers, and a
+    // body that stops coming would hold the caller (a call to the driver waiting for its
+    // TokenReview, a copy looking up its peer) for ever.
+    CompletableFuture<HttpResponse<byte[]>> exchange =
+        http.sendAsync(built, HttpResponse.BodyHandlers.ofByteArray());
+    HttpResponse<byte[]> response;
     try {
-      response = http.send(built, HttpResponse.BodyHandlers.ofInputStream());
-    } catch (IOException e) {
+      response = exchange.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      exchange.cancel(true);
       throw new IllegalStateException(
-          built.method() + " " + built.uri().getPath() + ": " + e.getMessage(), e);
+          what + ": no complete answer in " + timeout.toMillis() + " ms");
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      throw new IllegalStateException(
+          what + ": " + (cause.getMessage() != null ? cause.getMessage() : cause.toString()),
+          cause);
     } catch (InterruptedException e) {
+      exchange.cancel(true);
       Thread.currentThread().interrupt();
-      throw new IllegalStateException(
-          built.method() + " " + built.uri().getPath() + " interrupted");
+      throw new IllegalStateException(what + " interrupted");
     }
     JsonTree answer;
-    try (InputStream in = response.body()) {
-      answer = JsonTree.parse(in);
+    try {
+      answer = JsonTree.parse(response.body());
     } catch (IOException e) {
       answer = null;
     }
@@ -149,13 +176,10 @@ public final class ApiServer {
       // The API server's Status names the reason (e.g. forbidden: the RBAC rule that is missing).
       String message = answer == null ? "" : answer.path("message").asText("");
       throw new IllegalStateException(
-          String.format(
-              "%s %s answered %d %s",
-              built.method(), built.uri().getPath(), response.statusCode(), message));
+          String.format("%s answered %d %s", what, response.statusCode(), message));
     }
     if (answer == null) {
-      throw new IllegalStateException(
-          built.method() + " " + built.uri().getPath() + " answered no JSON");
+      throw new IllegalStateException(what + " answered no JSON");
     }
     return answer;
   }

@@ -3,6 +3,7 @@ package io.thinvol.driver.peer;
 import static io.thinvol.driver.GrpcAssertions.assertCode;
 import static io.thinvol.driver.GrpcAssertions.message;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import csi.v1.CapacityRange;
 import csi.v1.CreateVolumeRequest;
@@ -77,6 +78,34 @@ class CrossNodeCopyRefusalTest {
 
     assertThat(message(assertCode(Status.Code.UNAVAILABLE, () -> join(clone))))
         .contains("node node-a");
+    assertThat(new NodeVolumes(nodes, EXT4).entries("node-b", "volumes")).isEmpty();
+  }
+
+  @Test
+  void aSenderThatGoesSilentAfterPromisingHeartbeatsIsGivenUpAsUnavailableAndLeavesNothing()
+      throws Exception {
+    String origin = standInFor(StandInPeer.Ending.SILENT_AFTER_PROMISING_HEARTBEATS);
+    long started = System.nanoTime();
+    // Its connection stays open: without the watch, the copy would wait for the call's deadline.
+    String refused =
+        assertTimeoutPreemptively(
+            Duration.ofSeconds(90),
+            () -> message(assertCode(Status.Code.UNAVAILABLE, () -> cloneOnNodeB(origin))));
+    assertThat(refused).contains("node node-a").contains("stalled").contains("heartbeat");
+    assertThat(Duration.ofNanos(System.nanoTime() - started))
+        .as("six missed heartbeats of a second each, and no more than a few seconds besides")
+        .isBetween(Duration.ofSeconds(6), Duration.ofSeconds(60));
+    assertThat(new NodeVolumes(nodes, EXT4).entries("node-b", "volumes")).isEmpty();
+  }
+
+  @Test
+  void aSenderThatSendsHeartbeatsIsWaitedForLongerThanItsSilenceLimit() throws Exception {
+    String origin = standInFor(StandInPeer.Ending.HEARTBEATS_THEN_WRONG_DIGEST);
+    // Twelve seconds of heartbeats only, twice the silence it would be given up after: its trailer
+    // arrives, and is checked (and found wrong).
+    assertThat(message(assertCode(Status.Code.INTERNAL, () -> cloneOnNodeB(origin))))
+        .contains("node node-a")
+        .contains("digest");
     assertThat(new NodeVolumes(nodes, EXT4).entries("node-b", "volumes")).isEmpty();
   }
 

@@ -7,6 +7,7 @@ import io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.StreamObserver;
 import io.thinvol.driver.peer.copy.RangeDigest;
 import io.thinvol.peer.v1.DataRange;
+import io.thinvol.peer.v1.Heartbeat;
 import io.thinvol.peer.v1.PeerCopyGrpc;
 import io.thinvol.peer.v1.PullChunk;
 import io.thinvol.peer.v1.PullHeader;
@@ -19,14 +20,21 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A node's driver as a puller sees it, misbehaving as a test asks: it sends a header and some data,
- * then either stops and waits to be killed, or ends with a digest that does not match.
+ * then either stops and waits to be killed, or ends with a digest that does not match, or goes
+ * silent (its connection kept open) after it promised heartbeats, or sends them for a while before
+ * that wrong digest.
  */
 final class StandInPeer implements AutoCloseable {
 
   enum Ending {
     KILLED_MID_STREAM,
-    WRONG_DIGEST
+    WRONG_DIGEST,
+    SILENT_AFTER_PROMISING_HEARTBEATS,
+    HEARTBEATS_THEN_WRONG_DIGEST
   }
+
+  /** The heartbeat interval it promises, in the endings that promise one. */
+  static final int HEARTBEAT_SECONDS = 1;
 
   static final long SIZE = 64L << 20;
   private static final int PIECE = 1 << 20;
@@ -60,7 +68,12 @@ final class StandInPeer implements AutoCloseable {
                     .setFsType("ext4")
                     .setFormatted(true)
                     .setNodeId("node-a")
-                    .setDigestVersion(RangeDigest.version()))
+                    .setDigestVersion(RangeDigest.version())
+                    .setHeartbeatSeconds(
+                        ending == Ending.SILENT_AFTER_PROMISING_HEARTBEATS
+                                || ending == Ending.HEARTBEATS_THEN_WRONG_DIGEST
+                            ? HEARTBEAT_SECONDS
+                            : 0))
             .build());
     RangeDigest digest = new RangeDigest();
     Random random = new Random(7);
@@ -75,9 +88,19 @@ final class StandInPeer implements AutoCloseable {
               .build());
     }
     sentData.countDown();
-    if (ending == Ending.KILLED_MID_STREAM) {
+    if (ending == Ending.KILLED_MID_STREAM || ending == Ending.SILENT_AFTER_PROMISING_HEARTBEATS) {
       awaitQuietly(released); // until the test kills the server
       return;
+    }
+    if (ending == Ending.HEARTBEATS_THEN_WRONG_DIGEST) {
+      // Working for twice as long as the puller waits without them (six intervals)
+      for (int beat = 0; beat < 12; beat++) {
+        if (awaitQuietly(released, HEARTBEAT_SECONDS)) {
+          return;
+        }
+        observer.onNext(
+            PullChunk.newBuilder().setHeartbeat(Heartbeat.getDefaultInstance()).build());
+      }
     }
     PullTrailer ours = digest.trailer();
     byte[] wrong = ours.getSha256().toByteArray();
@@ -103,10 +126,16 @@ final class StandInPeer implements AutoCloseable {
   }
 
   private static void awaitQuietly(CountDownLatch latch) {
+    awaitQuietly(latch, 120);
+  }
+
+  /** Whether {@code latch} opened within {@code seconds}. */
+  private static boolean awaitQuietly(CountDownLatch latch, int seconds) {
     try {
-      latch.await(120, TimeUnit.SECONDS);
+      return latch.await(seconds, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+      return true;
     }
   }
 

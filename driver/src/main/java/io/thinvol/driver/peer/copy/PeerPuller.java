@@ -73,6 +73,8 @@ public final class PeerPuller implements RemoteSources {
           .forEach(node -> unreachable.add("node " + node + ": its driver pod is not ready"));
     }
     for (PeerEndpoint peer : candidates) {
+      // Before the header, which may be long in coming (an attached volume is copied first there)
+      log.info("asking {} for {}", peer.describe(), what);
       try {
         PulledCopy copy = PulledCopy.start(peers.client(), peer, request.build(), budget);
         log.info(

@@ -1,9 +1,6 @@
 package io.thinvol.driver.peer.copy;
 
-import io.grpc.ManagedChannel;
 import io.grpc.Status;
-import io.grpc.StatusRuntimeException;
-import io.grpc.stub.MetadataUtils;
 import io.thinvol.driver.core.CsiException;
 import io.thinvol.driver.core.RemoteSources;
 import io.thinvol.driver.core.SourceImage;
@@ -14,7 +11,6 @@ import io.thinvol.driver.peer.PeerEndpoint;
 import io.thinvol.driver.store.AccessType;
 import io.thinvol.peer.v1.DataRange;
 import io.thinvol.peer.v1.ImageDigest;
-import io.thinvol.peer.v1.PeerCopyGrpc;
 import io.thinvol.peer.v1.PullChunk;
 import io.thinvol.peer.v1.PullHeader;
 import io.thinvol.peer.v1.PullRequest;
@@ -25,8 +21,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
-import java.util.Iterator;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -34,28 +28,24 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * written into a new sparse file at their offsets (what is not sent stays a hole), each checked to
  * lie after the last and inside the source, and the digest of what was written compared with the
  * sender's. A delta is written onto a copy of its base instead, its zero pieces punched out, and
- * the whole result is then compared with the sender's digest of the snapshot. Closing it cancels
- * the call.
+ * the whole result is then compared with the sender's digest of the snapshot. A sender that goes
+ * silent is given up ({@link PullParts}). Closing it cancels the call.
  */
 final class PulledCopy implements RemoteSources.RemoteCopy {
 
+  /** The heartbeat interval asked of the sender: its silence for six of them gives the copy up. */
+  static final int HEARTBEAT_SECONDS = 10;
+
   private final PeerEndpoint peer;
-  private final ManagedChannel channel;
-  private final Iterator<PullChunk> chunks;
+  private final PullParts parts;
   private final SourceImage description;
   private final boolean delta;
   private long received;
 
-  private PulledCopy(
-      PeerEndpoint peer,
-      ManagedChannel channel,
-      Iterator<PullChunk> chunks,
-      PullHeader header,
-      boolean delta) {
+  private PulledCopy(PeerEndpoint peer, PullParts parts, PullHeader header, boolean delta) {
     this.peer = peer;
     this.delta = delta;
-    this.channel = channel;
-    this.chunks = chunks;
+    this.parts = parts;
     this.description =
         new SourceImage(
             header.getSizeBytes(),
@@ -67,14 +57,17 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
   /** Starts the pull and reads its header; NOT_FOUND when {@code peer} does not hold it. */
   static PulledCopy start(
       PeerClient client, PeerEndpoint peer, PullRequest request, Duration budget) {
-    ManagedChannel channel = client.channel(peer);
+    PullParts parts =
+        PullParts.open(
+            client,
+            peer,
+            request.toBuilder()
+                .setDigestVersion(RangeDigest.version())
+                .setHeartbeatSeconds(HEARTBEAT_SECONDS)
+                .build(),
+            budget);
     try {
-      Iterator<PullChunk> chunks =
-          PeerCopyGrpc.newBlockingStub(channel)
-              .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(client.credentials()))
-              .withDeadlineAfter(budget.toMillis(), TimeUnit.MILLISECONDS)
-              .pull(request.toBuilder().setDigestVersion(RangeDigest.version()).build());
-      PullChunk first = next(peer, chunks);
+      PullChunk first = parts.first();
       if (first == null || !first.hasHeader()) {
         throw broken(peer, "it did not start with a header");
       }
@@ -88,10 +81,10 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
                     + " done",
                 peer.describe(), first.getHeader().getDigestVersion(), RangeDigest.version()));
       }
-      return new PulledCopy(
-          peer, channel, chunks, first.getHeader(), !request.getBaseSnapshotId().isEmpty());
+      parts.watch(Duration.ofSeconds(first.getHeader().getHeartbeatSeconds()));
+      return new PulledCopy(peer, parts, first.getHeader(), !request.getBaseSnapshotId().isEmpty());
     } catch (RuntimeException e) {
-      channel.shutdownNow();
+      parts.close();
       throw e;
     }
   }
@@ -118,8 +111,8 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
           new ContentDigest.Progressive(result, description.sizeBytes(), new AtomicBoolean());
       try {
         receive(image, check);
-        verifyImage(ContentDigest.await(check.finish()), next(peer, chunks));
-        if (next(peer, chunks) != null) {
+        verifyImage(ContentDigest.await(check.finish()), parts.next());
+        if (parts.next() != null) {
           throw broken(peer, "it went on after the digest of the whole snapshot");
         }
       } finally {
@@ -141,7 +134,7 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
         delta
             ? FileChannel.open(image, StandardOpenOption.WRITE)
             : FileChannel.open(image, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-      for (PullChunk chunk = next(peer, chunks); ; chunk = next(peer, chunks)) {
+      for (PullChunk chunk = parts.next(); ; chunk = parts.next()) {
         if (chunk == null) {
           throw new CsiException(
               Status.Code.UNAVAILABLE,
@@ -151,7 +144,7 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
           received = digest.bytes();
           verify(chunk.getTrailer(), digest.trailer());
           out.force(true);
-          if (!delta && next(peer, chunks) != null) {
+          if (!delta && parts.next() != null) {
             throw broken(peer, "it went on after its trailer");
           }
           return;
@@ -238,25 +231,6 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
     }
   }
 
-  /**
-   * The next chunk, null at the end of the stream; the peer's failure with its node named. A stream
-   * the peer's side cut (its process stopped: HTTP/2 RST_STREAM, CANCELLED here) is UNAVAILABLE, as
-   * a connection that broke is: the same request can be retried.
-   */
-  private static PullChunk next(PeerEndpoint peer, Iterator<PullChunk> chunks) {
-    try {
-      return chunks.hasNext() ? chunks.next() : null;
-    } catch (StatusRuntimeException e) {
-      Status status = e.getStatus();
-      if (status.getCode() == Status.Code.CANCELLED) {
-        status =
-            Status.UNAVAILABLE.withDescription(
-                "it stopped sending the copy (" + status.getDescription() + ")");
-      }
-      throw PeerClient.answered(peer, status);
-    }
-  }
-
   private static CsiException broken(PeerEndpoint peer, String what) {
     return CsiException.internal(
         "the copy from " + peer.describe() + " is malformed: " + what + "; nothing was kept", null);
@@ -264,6 +238,6 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
 
   @Override
   public void close() {
-    channel.shutdownNow();
+    parts.close();
   }
 }
