@@ -1,0 +1,226 @@
+package io.thinvol.driver.peer.copy;
+
+import io.thinvol.driver.host.BlockSumsFile;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.Optional;
+import java.util.zip.CRC32C;
+
+/**
+ * The recorded checksums of every 4096-byte block of an image, as its pull computed them, and the
+ * image's {@link ImageSeal} when they were recorded: a later delta onto the image takes a block's
+ * checksums from here instead of reading it, while the seal holds (docs/decisions.md). The file
+ * ({@link BlockSumsFile}): a 64-byte header (magic, the image's length, the seal, its CRC-32C),
+ * then per {@value ContentDigest#SEGMENT}-byte segment a slice at a fixed place, each block's
+ * CRC-32C and CRC-32 (0 and 0 for a block of zeros) and the slice's own CRC-32C and CRC-32. A slice
+ * that fails its checksums vouches for nothing; the rest of the file stays usable.
+ */
+final class BlockSums implements AutoCloseable {
+
+  private static final long MAGIC = 0x5456_5355_4d53_0001L; // "TVSUMS", version 1
+  private static final int BLOCK = ZeroBlocks.BLOCK;
+  private static final int HEADER = 64;
+  private static final int ENTRIES = (int) (ContentDigest.SEGMENT / BLOCK);
+  private static final long SLICE = (long) ENTRIES * Checksums.BYTES + Checksums.BYTES;
+
+  private final FileChannel channel;
+  private final long length;
+
+  private BlockSums(FileChannel channel, long length) {
+    this.channel = channel;
+    this.length = length;
+  }
+
+  /** The recorded bytes of the image: whole blocks. */
+  long length() {
+    return length;
+  }
+
+  /**
+   * The record of {@code image} if there is one and the image is provably unwritten since it was
+   * made; empty otherwise, with the reason in {@code why}.
+   */
+  static Optional<BlockSums> open(Path image, StringBuilder why) throws IOException {
+    FileChannel channel;
+    try {
+      channel = FileChannel.open(BlockSumsFile.of(image), StandardOpenOption.READ);
+    } catch (NoSuchFileException e) {
+      why.append("no record of its blocks (made on this node, or attached since)");
+      return Optional.empty();
+    }
+    ByteBuffer header = ByteBuffer.allocate(HEADER);
+    while (header.hasRemaining() && channel.read(header, header.position()) > 0) {}
+    header.flip();
+    ImageSeal now = ImageSeal.of(image);
+    String problem = null;
+    if (header.remaining() < HEADER || header.getLong(0) != MAGIC) {
+      problem = "the record of its blocks is not one this driver writes";
+    } else if (crc(header.duplicate().limit(HEADER - Long.BYTES)) != header.getInt(56)) {
+      problem = "the record of its blocks is damaged";
+    } else if (!sealOf(header).equals(now) || !now.sealed()) {
+      problem = "it was written, or its times changed, since its blocks were recorded";
+    }
+    if (problem != null) {
+      channel.close();
+      why.append(problem);
+      return Optional.empty();
+    }
+    return Optional.of(new BlockSums(channel, header.getLong(8)));
+  }
+
+  /**
+   * The recorded checksums of the segment starting at {@code start} (2 ints per block, 0 and 0 for
+   * zeros), or null when its slice fails its own checksums.
+   */
+  int[] slice(long start) throws IOException {
+    int blocks = (int) ((Math.min(length, start + ContentDigest.SEGMENT) - start) / BLOCK);
+    ByteBuffer bytes = ByteBuffer.allocate(blocks * Checksums.BYTES + Checksums.BYTES);
+    long at = HEADER + start / ContentDigest.SEGMENT * SLICE;
+    while (bytes.hasRemaining()) {
+      if (channel.read(bytes, at + bytes.position()) < 0) {
+        return null;
+      }
+    }
+    ByteBuffer entries = bytes.flip().duplicate().limit(blocks * Checksums.BYTES);
+    ByteBuffer theirs = bytes.slice(blocks * Checksums.BYTES, Checksums.BYTES);
+    ByteBuffer ours = ByteBuffer.allocate(Checksums.BYTES);
+    new Checksums().put(entries, ours);
+    if (!ours.flip().equals(theirs)) {
+      return null;
+    }
+    int[] sums = new int[2 * blocks];
+    entries.asIntBuffer().get(sums);
+    return sums;
+  }
+
+  @Override
+  public void close() throws IOException {
+    channel.close();
+  }
+
+  private static ImageSeal sealOf(ByteBuffer header) {
+    return new ImageSeal(
+        header.getLong(16),
+        header.getLong(24),
+        header.getLong(32),
+        header.getLong(40),
+        header.getLong(48));
+  }
+
+  private static int crc(ByteBuffer bytes) {
+    CRC32C crc = new CRC32C();
+    crc.update(bytes);
+    return (int) crc.getValue();
+  }
+
+  /**
+   * The record of a new image as its segments are computed, in any order and from several threads;
+   * published beside the image by {@link #seal} only once the image is complete.
+   */
+  static final class Writer {
+
+    private final Path temp;
+    private final FileChannel channel;
+    private final long length;
+    private volatile String unusable;
+
+    private Writer(Path temp, FileChannel channel, long length) {
+      this.temp = temp;
+      this.channel = channel;
+      this.length = length;
+    }
+
+    /** A record of the {@code length} bytes of {@code image}, being made; null if none can be. */
+    static Writer create(Path image, long length) throws IOException {
+      if (length % BLOCK != 0) {
+        return null; // a partial last block: rare enough to do without
+      }
+      Path temp = BlockSumsFile.of(image).resolveSibling("." + image.getFileName() + ".sums.tmp");
+      return new Writer(
+          temp,
+          FileChannel.open(
+              temp,
+              StandardOpenOption.CREATE,
+              StandardOpenOption.TRUNCATE_EXISTING,
+              StandardOpenOption.READ,
+              StandardOpenOption.WRITE),
+          length);
+    }
+
+    /** Records a segment the image's digest computed. */
+    void put(SegmentSums segment) throws IOException {
+      if (segment.start % ContentDigest.SEGMENT != 0 || segment.end > length) {
+        unusable = "a segment out of place";
+        return;
+      }
+      int blocks = segment.data.length;
+      ByteBuffer bytes = ByteBuffer.allocate(blocks * Checksums.BYTES + Checksums.BYTES);
+      for (int block = 0; block < blocks; block++) {
+        int castagnoli = segment.data[block] ? segment.sums[2 * block] : 0;
+        int ieee = segment.data[block] ? segment.sums[2 * block + 1] : 0;
+        if (segment.data[block] && castagnoli == 0 && ieee == 0) {
+          unusable = "a block of data whose checksums read as those of zeros"; // 2^-64
+        }
+        bytes.putInt(castagnoli).putInt(ieee);
+      }
+      new Checksums().put(bytes.duplicate().flip(), bytes);
+      bytes.flip();
+      long at = HEADER + segment.start / ContentDigest.SEGMENT * SLICE;
+      while (bytes.hasRemaining()) {
+        channel.write(bytes, at + bytes.position());
+      }
+    }
+
+    /**
+     * Seals the complete {@code image} and publishes the record beside it, durably; false (and no
+     * record) when the record is not of the whole image as it is.
+     */
+    boolean seal(Path image, StringBuilder why) throws IOException {
+      try (FileChannel written = channel) {
+        if (unusable != null || Files.size(image) != length) {
+          why.append(unusable != null ? unusable : "the image is not the length recorded");
+          return false;
+        }
+        ImageSeal seal = ImageSeal.take(image);
+        ByteBuffer header = ByteBuffer.allocate(HEADER);
+        header.putLong(MAGIC).putLong(length);
+        header
+            .putLong(seal.device())
+            .putLong(seal.inode())
+            .putLong(seal.size())
+            .putLong(seal.modifiedNanos())
+            .putLong(seal.changedNanos());
+        header.putInt(crc(header.duplicate().flip())).putInt(0).flip();
+        while (header.hasRemaining()) {
+          written.write(header, header.position());
+        }
+        written.force(true);
+      }
+      Files.move(
+          temp,
+          BlockSumsFile.of(image),
+          StandardCopyOption.ATOMIC_MOVE,
+          StandardCopyOption.REPLACE_EXISTING);
+      try (FileChannel directory = FileChannel.open(image.getParent(), StandardOpenOption.READ)) {
+        directory.force(true);
+      }
+      return true;
+    }
+
+    /** No record: the image failed, or was not complete. */
+    void discard() {
+      try {
+        channel.close();
+        Files.deleteIfExists(temp);
+      } catch (IOException e) {
+        // the private directory it lies in goes with the failed copy
+      }
+    }
+  }
+}
