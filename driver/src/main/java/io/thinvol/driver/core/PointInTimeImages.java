@@ -57,6 +57,11 @@ public final class PointInTimeImages {
   }
 
   /** Whether this node holds {@code source}: a cheap test before anything is opened. */
+  /** Where snapshot {@code id}'s image is (whether it exists or not). */
+  public Path snapshotImage(String id) {
+    return layout.snapshotImage(id);
+  }
+
   public boolean holds(ContentSource source) {
     return source.kind() == ContentSource.Kind.SNAPSHOT
         ? catalog.snapshot(source.id()).isPresent()

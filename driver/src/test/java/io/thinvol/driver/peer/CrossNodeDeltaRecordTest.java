@@ -42,6 +42,10 @@ class CrossNodeDeltaRecordTest {
   private static final Pattern CHECKED =
       Pattern.compile("checked the result against its base's record: (\\d+) of (\\d+) bytes read");
 
+  private static final Pattern SENT =
+      Pattern.compile(
+          "the digest of (\\d+) bytes read (\\d+) bytes; the base's record vouched for the rest");
+
   KubernetesMockServer server;
 
   private XfsDataDir xfs;
@@ -76,6 +80,8 @@ class CrossNodeDeltaRecordTest {
     String base = volumes.restore("node-b", "pre", s1);
     Path baseImage = nodes.image("node-b", base);
     assertThat(BlockSumsFile.of(baseImage)).exists();
+    // node-a records S1 once it sent it whole, after the copy's end
+    awaitFile(BlockSumsFile.of(snapshotImage(s1)));
 
     mount = volumes.stageAndPublish("node-a", origin);
     DataFiles.writeRandom(mount.resolve("changed.bin"), 4 * MIB);
@@ -95,6 +101,11 @@ class CrossNodeDeltaRecordTest {
         .isTrue();
     assertThat(Long.parseLong(checked.group(1))).isBetween(4 * MIB, 12 * MIB);
     assertThat(BlockSumsFile.of(result)).exists(); // a base for the next cut-over in turn
+    // node-a's digest of S2 did not read what S2 shares with S1 either
+    Matcher sent = SENT.matcher(Files.readString(nodes.dir("node-a").resolve("driver.log")));
+    assertThat(sent.find()).as("node-a's log tells S2's digest took S1's record").isTrue();
+    assertThat(Long.parseLong(sent.group(1))).isEqualTo(128 * MIB);
+    assertThat(Long.parseLong(sent.group(2))).isBetween(4 * MIB, 12 * MIB);
 
     // A block of kept.bin, which the delta does not carry, written on node-b's base behind the
     // driver's back; once with its times as they were, once with its modification time set back.
@@ -131,6 +142,14 @@ class CrossNodeDeltaRecordTest {
       while (junk.hasRemaining()) {
         out.write(junk, offset + junk.position());
       }
+    }
+  }
+
+  private static void awaitFile(Path file) throws InterruptedException {
+    long deadline = System.nanoTime() + 60_000_000_000L;
+    while (!Files.exists(file)) {
+      assertThat(System.nanoTime()).as("%s within a minute", file).isLessThan(deadline);
+      Thread.sleep(20);
     }
   }
 

@@ -36,7 +36,7 @@ final class BaseBlocks implements AutoCloseable {
     StringBuilder why = new StringBuilder();
     Optional<BlockSums> sums = BlockSums.open(image, why);
     if (sums.isEmpty()) {
-      log.info("the result is read in full, not taken from base {}: {}", image, why);
+      log.info("nothing is taken from the record of {}, all is read: {}", image, why);
       return Optional.empty();
     }
     try {

@@ -12,7 +12,7 @@ import org.slf4j.LoggerFactory;
  * later needs not read it ({@link BaseBlocks}). Best effort: a copy never fails for want of its
  * record; the next delta then reads its result in full.
  */
-final class BlockRecords {
+public final class BlockRecords {
 
   private static final Logger log = LoggerFactory.getLogger(BlockRecords.class);
 
@@ -32,6 +32,25 @@ final class BlockRecords {
     log.warn("no record of the blocks of {}: {}", image, why);
   }
 
+  /**
+   * The record of snapshot {@code image}, sent whole to another node just now (a move's pre-copy):
+   * the next delta from it needs not read what the later snapshot still shares with it. Nothing
+   * when a valid record is there already.
+   */
+  public static void recordSnapshot(Path image) {
+    try {
+      var existing = BlockSums.open(image, new StringBuilder());
+      if (existing.isPresent()) {
+        existing.get().close();
+        return;
+      }
+    } catch (IOException e) {
+      log.info("no record of the blocks of {}: {}", image, e.getMessage());
+      return;
+    }
+    readAndSeal(image);
+  }
+
   /** Reads the whole of {@code image} (a whole copy, just synced) for its record. */
   static void readAndSeal(Path image) {
     long started = System.nanoTime();
@@ -42,7 +61,8 @@ final class BlockRecords {
         return;
       }
       ContentDigest.Progressive reading =
-          new ContentDigest.Progressive(extents, extents.size(), new AtomicBoolean(), null, record);
+          new ContentDigest.Progressive(
+              extents, extents.size(), new AtomicBoolean(), null, record, true);
       try {
         ContentDigest.await(reading.finish());
       } catch (IOException | RuntimeException e) {

@@ -141,16 +141,10 @@ final class BlockSums implements AutoCloseable {
       if (length % BLOCK != 0) {
         return null; // a partial last block: rare enough to do without
       }
-      Path temp = BlockSumsFile.of(image).resolveSibling("." + image.getFileName() + ".sums.tmp");
+      // One of its own: two pulls of one snapshot may record it at once.
+      Path temp = Files.createTempFile(image.getParent(), "." + image.getFileName(), ".sums");
       return new Writer(
-          temp,
-          FileChannel.open(
-              temp,
-              StandardOpenOption.CREATE,
-              StandardOpenOption.TRUNCATE_EXISTING,
-              StandardOpenOption.READ,
-              StandardOpenOption.WRITE),
-          length);
+          temp, FileChannel.open(temp, StandardOpenOption.READ, StandardOpenOption.WRITE), length);
     }
 
     /** Records a segment the image's digest computed. */

@@ -99,6 +99,25 @@ class DeltaResultCheckTest {
   }
 
   @Test
+  void aSnapshotsDigestTakesWhatItSharesWithARecordedEarlierSnapshotFromItsRecord()
+      throws Exception {
+    ImageDigest snapshot = applyChanges(); // the result stands for the later snapshot here
+    try (ImageExtents later = ImageExtents.open(result)) {
+      ContentDigest.Progressive digest = ContentDigest.ofSnapshot(later, SIZE, base);
+      digest.completeUpTo(SIZE / 2); // read while the delta is sent
+      assertThat(ContentDigest.await(digest.finish())).isEqualTo(snapshot);
+      assertThat(digest.readBytes()).isBetween(3L * CHANGE, 3L * CHANGE + 3 * MIB);
+      digest.abandon();
+
+      Files.delete(BlockSumsFile.of(base));
+      digest = ContentDigest.ofSnapshot(later, SIZE, base);
+      assertThat(ContentDigest.await(digest.finish())).isEqualTo(snapshot);
+      assertThat(digest.readBytes()).isGreaterThan(24 * MIB);
+      digest.abandon();
+    }
+  }
+
+  @Test
   void aBaseWrittenSinceItsRecordIsReadAndItsChangeCaught() throws Exception {
     ImageDigest snapshot = applyChanges(); // what the sender's snapshot reads as
     Files.delete(result);
