@@ -16,18 +16,20 @@ import java.util.zip.CRC32C;
  * The recorded checksums of every 4096-byte block of an image, as its pull computed them, and the
  * image's {@link ImageSeal} when they were recorded: a later delta onto the image takes a block's
  * checksums from here instead of reading it, while the seal holds (docs/decisions.md). The file
- * ({@link BlockSumsFile}): a 64-byte header (magic, the image's length, the seal, its CRC-32C),
- * then per {@value ContentDigest#SEGMENT}-byte segment a slice at a fixed place, each block's
- * CRC-32C and CRC-32 (0 and 0 for a block of zeros) and the slice's own CRC-32C and CRC-32. A slice
- * that fails its checksums vouches for nothing; the rest of the file stays usable.
+ * ({@link BlockSumsFile}), sparse: a 64-byte header (magic, the image's length, the seal, its
+ * CRC-32C) in the first page; from the second, each segment's checksums (the CRC-32C and CRC-32 of
+ * its slice); then, page-aligned, per {@value ContentDigest#SEGMENT}-byte segment a slice at a
+ * fixed place with each block's CRC-32C and CRC-32, 0 and 0 for a block of zeros. Pages of zeros
+ * are left holes, so the file takes ~8 bytes per 4 KiB of data, not of the volume. A slice that
+ * fails its checksums vouches for nothing; the rest of the file stays usable.
  */
 final class BlockSums implements AutoCloseable {
 
   private static final long MAGIC = 0x5456_5355_4d53_0001L; // "TVSUMS", version 1
   private static final int BLOCK = ZeroBlocks.BLOCK;
   private static final int HEADER = 64;
-  private static final int ENTRIES = (int) (ContentDigest.SEGMENT / BLOCK);
-  private static final long SLICE = (long) ENTRIES * Checksums.BYTES + Checksums.BYTES;
+  private static final int PAGE = 4096;
+  private static final long SLICE = ContentDigest.SEGMENT / BLOCK * Checksums.BYTES;
 
   private final FileChannel channel;
   private final long length;
@@ -80,23 +82,35 @@ final class BlockSums implements AutoCloseable {
    */
   int[] slice(long start) throws IOException {
     int blocks = (int) ((Math.min(length, start + ContentDigest.SEGMENT) - start) / BLOCK);
-    ByteBuffer bytes = ByteBuffer.allocate(blocks * Checksums.BYTES + Checksums.BYTES);
-    long at = HEADER + start / ContentDigest.SEGMENT * SLICE;
-    while (bytes.hasRemaining()) {
-      if (channel.read(bytes, at + bytes.position()) < 0) {
-        return null;
-      }
-    }
-    ByteBuffer entries = bytes.flip().duplicate().limit(blocks * Checksums.BYTES);
-    ByteBuffer theirs = bytes.slice(blocks * Checksums.BYTES, Checksums.BYTES);
+    long segment = start / ContentDigest.SEGMENT;
+    ByteBuffer entries = ByteBuffer.allocate(blocks * Checksums.BYTES);
+    ByteBuffer theirs = ByteBuffer.allocate(Checksums.BYTES);
+    readFully(entries, entriesAt(segment, length));
+    readFully(theirs, PAGE + segment * Checksums.BYTES);
     ByteBuffer ours = ByteBuffer.allocate(Checksums.BYTES);
-    new Checksums().put(entries, ours);
-    if (!ours.flip().equals(theirs)) {
+    new Checksums().put(entries.flip(), ours);
+    if (!ours.flip().equals(theirs.flip())) {
       return null;
     }
     int[] sums = new int[2 * blocks];
     entries.asIntBuffer().get(sums);
     return sums;
+  }
+
+  /** Reads as much as {@code into} takes; past the file's end a hole (zeros) was left. */
+  private void readFully(ByteBuffer into, long at) throws IOException {
+    while (into.hasRemaining()) {
+      if (channel.read(into, at + into.position()) < 0) {
+        into.position(into.limit());
+      }
+    }
+  }
+
+  /** Where the slice of segment {@code segment} of a {@code length}-byte image starts. */
+  private static long entriesAt(long segment, long length) {
+    long segments = (length + ContentDigest.SEGMENT - 1) / ContentDigest.SEGMENT;
+    long table = (PAGE + segments * Checksums.BYTES + PAGE - 1) / PAGE * PAGE;
+    return table + segment * SLICE;
   }
 
   @Override
@@ -154,7 +168,7 @@ final class BlockSums implements AutoCloseable {
         return;
       }
       int blocks = segment.data.length;
-      ByteBuffer bytes = ByteBuffer.allocate(blocks * Checksums.BYTES + Checksums.BYTES);
+      ByteBuffer bytes = ByteBuffer.allocate(blocks * Checksums.BYTES);
       for (int block = 0; block < blocks; block++) {
         int castagnoli = segment.data[block] ? segment.sums[2 * block] : 0;
         int ieee = segment.data[block] ? segment.sums[2 * block + 1] : 0;
@@ -163,9 +177,20 @@ final class BlockSums implements AutoCloseable {
         }
         bytes.putInt(castagnoli).putInt(ieee);
       }
-      new Checksums().put(bytes.duplicate().flip(), bytes);
-      bytes.flip();
-      long at = HEADER + segment.start / ContentDigest.SEGMENT * SLICE;
+      ByteBuffer checksums = ByteBuffer.allocate(Checksums.BYTES);
+      new Checksums().put(bytes.flip(), checksums);
+      long index = segment.start / ContentDigest.SEGMENT;
+      writeFully(checksums.flip(), PAGE + index * Checksums.BYTES);
+      long at = entriesAt(index, length);
+      for (int page = 0; page < bytes.limit(); page += PAGE) {
+        ByteBuffer part = bytes.slice(page, Math.min(PAGE, bytes.limit() - page));
+        if (!ZeroBlocks.isZero(part, 0)) { // blocks of zeros only: left a hole
+          writeFully(part, at + page);
+        }
+      }
+    }
+
+    private void writeFully(ByteBuffer bytes, long at) throws IOException {
       while (bytes.hasRemaining()) {
         channel.write(bytes, at + bytes.position());
       }
@@ -191,9 +216,7 @@ final class BlockSums implements AutoCloseable {
             .putLong(seal.modifiedNanos())
             .putLong(seal.changedNanos());
         header.putInt(crc(header.duplicate().flip())).putInt(0).flip();
-        while (header.hasRemaining()) {
-          written.write(header, header.position());
-        }
+        writeFully(header, 0);
         written.force(true);
       }
       Files.move(

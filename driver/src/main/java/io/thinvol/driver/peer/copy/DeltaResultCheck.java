@@ -4,6 +4,7 @@ import io.thinvol.driver.host.ImageExtents;
 import io.thinvol.peer.v1.ImageDigest;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,6 +28,8 @@ final class DeltaResultCheck implements AutoCloseable {
   private final BlockSums.Writer record;
   private final ContentDigest.Progressive first;
   private ContentDigest.Progressive second;
+  private CompletableFuture<ImageDigest> computing;
+  private long started;
 
   private DeltaResultCheck(
       ImageExtents result, long size, BaseBlocks base, BlockSums.Writer record) {
@@ -60,10 +63,21 @@ final class DeltaResultCheck implements AutoCloseable {
     return first;
   }
 
+  /**
+   * Every piece is written and synced: the digest is computed from here on, while the sender's is
+   * awaited.
+   */
+  void written() {
+    if (computing == null) {
+      started = System.nanoTime();
+      computing = first.finish();
+    }
+  }
+
   /** The result's digest, once every piece is written and synced; see the class comment. */
   ImageDigest digest(ImageDigest theirs) throws IOException {
-    long started = System.nanoTime();
-    ImageDigest ours = ContentDigest.await(first.finish());
+    written();
+    ImageDigest ours = ContentDigest.await(computing);
     if (base == null) {
       return ours;
     }

@@ -117,6 +117,7 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
     try (DeltaResultCheck check =
         DeltaResultCheck.open(image, description.sizeBytes(), base, record)) {
       receive(image, check.progress());
+      check.written();
       PullChunk theirs = next(peer, chunks);
       if (theirs == null || !theirs.hasImage()) {
         throw broken(peer, "its delta did not end with the digest of the whole snapshot");

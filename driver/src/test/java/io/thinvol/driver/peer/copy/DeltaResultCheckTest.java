@@ -145,7 +145,7 @@ class DeltaResultCheckTest {
   void aDamagedRecordIsReadPastWhereItIsDamagedAndNowhereElse() throws Exception {
     ImageDigest snapshot = applyChanges();
     try (FileChannel sums = FileChannel.open(BlockSumsFile.of(base), StandardOpenOption.WRITE)) {
-      write(sums, 64 + 100, new byte[] {1, 2, 3}); // in the first segment's slice
+      write(sums, 2 * 4096 + 100, new byte[] {1, 2, 3}); // the first segment's entries
     }
 
     Checked checked = check(snapshot);
