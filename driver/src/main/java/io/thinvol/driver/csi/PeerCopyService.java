@@ -126,7 +126,7 @@ public final class PeerCopyService extends PeerCopyGrpc.PeerCopyImplBase {
     }
     return () -> {
       stream.run();
-      BlockRecords.recordSnapshot(images.snapshotImage(source.id()));
+      images.withSnapshotImage(source.id(), BlockRecords::recordSnapshot);
     };
   }
 
