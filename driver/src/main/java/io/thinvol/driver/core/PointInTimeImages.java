@@ -11,6 +11,7 @@ import io.thinvol.driver.store.VolumeRecord;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.function.Consumer;
 
 /**
  * Point-in-time images of this node's volumes and snapshots, read by another node's driver that
@@ -57,6 +58,26 @@ public final class PointInTimeImages {
   }
 
   /** Whether this node holds {@code source}: a cheap test before anything is opened. */
+  /**
+   * Hands {@code task} the image of snapshot {@code id} while it holds the snapshot's lock, so that
+   * the snapshot is not deleted under it; nothing when another operation holds the lock or the
+   * snapshot is gone.
+   */
+  public void withSnapshotImage(String id, Consumer<Path> task) {
+    try (OperationLocks.Held held = locks.tryAcquire(id, "snapshot " + id)) {
+      if (catalog.snapshot(id).isPresent()) {
+        task.accept(layout.snapshotImage(id));
+      }
+    } catch (CsiException busy) {
+      // deleted or restored meanwhile: the record can wait for another whole copy
+    }
+  }
+
+  /** Where snapshot {@code id}'s image is (whether it exists or not). */
+  public Path snapshotImage(String id) {
+    return layout.snapshotImage(id);
+  }
+
   public boolean holds(ContentSource source) {
     return source.kind() == ContentSource.Kind.SNAPSHOT
         ? catalog.snapshot(source.id()).isPresent()

@@ -31,10 +31,16 @@ public interface RemoteSources {
     /**
      * Writes the source's bytes into the new sparse file {@code image} (holes stay holes) and
      * checks them against the sender's digest; for a delta, {@code image} holds a copy of the base
-     * and the changes are applied onto it, then the whole of it checked. Any failure throws and the
-     * caller removes the file.
+     * (at {@code base}, locked and attached nowhere) and the changes are applied onto it, then the
+     * whole of it checked. Any failure throws and the caller removes the file.
      */
-    void writeTo(Path image) throws IOException;
+    void writeTo(Path image, Path base) throws IOException;
+
+    /**
+     * Records beside the complete {@code image} (synced, its size final) the checksums of its
+     * blocks, so that a later delta onto it needs not read it. Best effort: never throws.
+     */
+    void recordBlocks(Path image);
 
     /**
      * The bytes of data {@link #writeTo} received: what crossed the network (a delta's run of zeros

@@ -187,8 +187,9 @@ final class VolumeClones {
           if (base != null) {
             copier.copy(base, image, budget);
           }
-          copy.writeTo(image);
+          copy.writeTo(image, base == null ? null : layout.volumeImage(base.id()));
           volumes.allocateSparse(image, size);
+          copy.recordBlocks(image);
         });
   }
 

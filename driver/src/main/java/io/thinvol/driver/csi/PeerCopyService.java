@@ -7,6 +7,7 @@ import io.thinvol.driver.core.CsiException;
 import io.thinvol.driver.core.PointInTimeImages;
 import io.thinvol.driver.core.metadata.RangeCursor;
 import io.thinvol.driver.core.metadata.SnapshotMetadata;
+import io.thinvol.driver.peer.copy.BlockRecords;
 import io.thinvol.driver.peer.copy.ClaimSources;
 import io.thinvol.driver.peer.copy.RangeDigest;
 import io.thinvol.driver.store.ContentSource;
@@ -100,9 +101,10 @@ public final class PeerCopyService extends PeerCopyGrpc.PeerCopyImplBase {
               (ServerCallStreamObserver<PullChunk>) observer,
               () -> images.open(source, budget),
               delta,
+              base == null ? null : images.snapshotImage(base),
               Duration.ofSeconds(Math.min(request.getHeartbeatSeconds(), MAX_HEARTBEAT_SECONDS)));
       try {
-        senders.execute(stream);
+        senders.execute(recordingAfter(stream, source, base));
       } catch (RejectedExecutionException e) {
         closeQuietly(delta);
         throw new CsiException(
@@ -116,6 +118,20 @@ public final class PeerCopyService extends PeerCopyGrpc.PeerCopyImplBase {
       MDC.remove(Rpc.MDC_RPC);
       MDC.remove(Rpc.MDC_VOLUME);
     }
+  }
+
+  /**
+   * A whole snapshot sent may be a move's pre-copy, the base of the delta that follows: its blocks
+   * are recorded after it is sent (docs/decisions.md), off the cut-over's path.
+   */
+  private Runnable recordingAfter(PullStream stream, ContentSource source, String base) {
+    if (base != null || source.kind() != ContentSource.Kind.SNAPSHOT) {
+      return stream;
+    }
+    return () -> {
+      stream.run();
+      images.withSnapshotImage(source.id(), BlockRecords::recordSnapshot);
+    };
   }
 
   /** The base of a delta, held here; null for a whole copy. */

@@ -18,11 +18,11 @@ import io.thinvol.peer.v1.PullChunk;
 import io.thinvol.peer.v1.PullHeader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,12 +55,15 @@ final class PullStream implements Runnable {
   private final PullCall call;
   private final Supplier<PointInTimeImages.Opened> open;
   private final RangeCursor delta;
+  private final Path base;
   private final RangeDigest digest = new RangeDigest();
 
   /**
    * Registered on the calling (handler) thread, as gRPC requires; {@link #run()} sends.
    *
    * @param delta the changed ranges to send, closed at the end; null to send every data range
+   * @param base the image of a delta's base snapshot, whose record spares reading what the target
+   *     shares with it for the digest of the whole; null for a whole copy
    * @param heartbeat the longest silence while it works; zero: no heartbeats (not asked for)
    */
   PullStream(
@@ -69,6 +72,7 @@ final class PullStream implements Runnable {
       ServerCallStreamObserver<PullChunk> call,
       Supplier<PointInTimeImages.Opened> open,
       RangeCursor delta,
+      Path base,
       Duration heartbeat) {
     this.what = what;
     this.nodeId = nodeId;
@@ -76,6 +80,7 @@ final class PullStream implements Runnable {
     this.call = new PullCall(call, IN_FLIGHT, heartbeat);
     this.open = open;
     this.delta = delta;
+    this.base = base;
   }
 
   @Override
@@ -109,9 +114,7 @@ final class PullStream implements Runnable {
     RangeCursor ranges = changes != null ? changes : new AllocatedRanges(source.image(), size, 0);
     // A delta's digest of the whole image is read meanwhile, on other cores.
     ContentDigest.Progressive check =
-        changes != null
-            ? new ContentDigest.Progressive(source.image(), size, new AtomicBoolean())
-            : null;
+        changes != null ? ContentDigest.ofSnapshot(source.image(), size, base) : null;
     CompletableFuture<ImageDigest> whole = check != null ? check.finish() : null;
     try {
       if (!call.awaitReady(digest.bytes())) {

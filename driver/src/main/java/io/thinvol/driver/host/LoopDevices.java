@@ -152,6 +152,9 @@ public final class LoopDevices {
   }
 
   private LoopDevice attachNew(Path image, boolean readOnly, IoMode mode) {
+    if (!readOnly) {
+      forgetBlockSums(image);
+    }
     List<String> shown = new ArrayList<>(List.of("LOOP_CONFIGURE"));
     if (readOnly) {
       shown.add("--read-only");
@@ -180,6 +183,16 @@ public final class LoopDevices {
       }
     }
     return attached;
+  }
+
+  /** Whatever writes through the device next, the record of the image's checksums is gone first. */
+  private static void forgetBlockSums(Path image) {
+    try {
+      BlockSumsFile.forget(image);
+    } catch (IOException e) {
+      throw new HostCommandException(
+          "cannot remove " + BlockSumsFile.of(image) + " before attaching its image", e);
+    }
   }
 
   /** Makes the kernel re-read the size of the backing file (after the image grew). */

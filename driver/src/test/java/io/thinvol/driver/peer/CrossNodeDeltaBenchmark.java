@@ -6,8 +6,10 @@ import io.thinvol.driver.XfsDataDir;
 import io.thinvol.driver.client.Capabilities;
 import io.thinvol.driver.client.CsiClient;
 import io.thinvol.peer.v1.CopyInResponse;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
@@ -91,10 +93,27 @@ public final class CrossNodeDeltaBenchmark {
           CHANGES * (double) CHANGE / MIB,
           cutSent / (double) MIB,
           cutNanos / 1e9);
+      System.out.println("  " + digestReads(nodes, "node-a") + "; " + digestReads(nodes, "node-b"));
       nodes.driver("node-b").csi().deleteVolume(moved.getVolumeId());
     } finally {
       server.destroy();
     }
+  }
+
+  /** What {@code node}'s digests of whole images read, and what they took from a record. */
+  private static String digestReads(PeerDrivers nodes, String node) throws IOException {
+    List<String> lines = Files.readAllLines(nodes.dir(node).resolve("driver.log"));
+    StringBuilder told = new StringBuilder(node + ":");
+    for (String line : lines) {
+      for (String mark :
+          List.of("the digest of ", "nothing is taken from the record", "recorded the blocks")) {
+        int at = line.indexOf(mark);
+        if (at >= 0) {
+          told.append(" [").append(line.substring(at)).append(']');
+        }
+      }
+    }
+    return told.toString();
   }
 
   /**

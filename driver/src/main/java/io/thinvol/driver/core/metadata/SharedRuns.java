@@ -8,7 +8,7 @@ import java.util.List;
  * Where two files share their disk blocks (reflinks): a byte both files keep at the same settled
  * disk address holds the same value in both, so nothing there needs to be read to be compared.
  */
-final class SharedRuns {
+public final class SharedRuns {
 
   private SharedRuns() {}
 
@@ -16,7 +16,8 @@ final class SharedRuns {
    * The runs of {@code [from, to)} that {@code a} and {@code b} (each in ascending order) map to
    * the same disk address, ascending and merged.
    */
-  static List<ByteRange> of(List<PhysicalExtent> a, List<PhysicalExtent> b, long from, long to) {
+  public static List<ByteRange> of(
+      List<PhysicalExtent> a, List<PhysicalExtent> b, long from, long to) {
     List<ByteRange> runs = new ArrayList<>();
     int i = 0;
     int j = 0;

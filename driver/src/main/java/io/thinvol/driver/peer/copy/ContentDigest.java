@@ -1,24 +1,23 @@
 package io.thinvol.driver.peer.copy;
 
 import com.google.protobuf.ByteString;
-import io.thinvol.driver.core.metadata.AllocatedRanges;
-import io.thinvol.driver.core.metadata.ByteRange;
-import io.thinvol.driver.core.metadata.RangeCursor;
 import io.thinvol.driver.host.ImageExtents;
 import io.thinvol.peer.v1.ImageDigest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What a whole image reads as, whatever its filesystem keeps allocated where: each 32 MiB segment
@@ -34,8 +33,6 @@ public final class ContentDigest {
 
   // Small enough that little is left to read once a delta's last piece has arrived.
   static final long SEGMENT = 32L << 20;
-  private static final int BLOCK = ZeroBlocks.BLOCK;
-  private static final int BUFFER = 1 << 20;
   // Reading and hashing a segment takes a core; a copy's end waits for the slowest one.
   private static final ExecutorService HASHERS =
       Executors.newFixedThreadPool(
@@ -46,63 +43,138 @@ public final class ContentDigest {
             return thread;
           });
 
-  private static final ThreadLocal<ByteBuffer> BUFFERS =
-      ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(BUFFER));
+  private static final Logger log = LoggerFactory.getLogger(ContentDigest.class);
 
   private ContentDigest() {}
 
-  private record Segment(byte[] sha256, long dataBytes) {}
+  private record Segment(byte[] sha256, long dataBytes, long readBytes) {}
+
+  /**
+   * The digest of snapshot {@code image} (a delta's target), sent with the delta: what the base
+   * snapshot at {@code base} vouches for (shared on disk, its record valid) is not read. Both are
+   * snapshots, never written: the segments are read as soon as asked.
+   */
+  public static Progressive ofSnapshot(ImageExtents image, long size, Path base)
+      throws IOException {
+    BaseBlocks vouching = BaseBlocks.open(base).orElse(null);
+    Progressive digest = new Progressive(image, size, new AtomicBoolean(), vouching, null, true);
+    digest.owned = vouching;
+    return digest;
+  }
 
   /**
    * The digest of an image being completed in ascending order (a delta applied onto a copy of its
    * base): each segment is read as soon as nothing more will be written in it, while the rest is
-   * still arriving.
+   * still arriving. With a {@link BaseBlocks}, what the base vouches for is not read, and unless
+   * the image is settled (a snapshot) nothing is looked at before {@link #finish()}: the result's
+   * disk map is only final once every write is. A base whose seal broke meanwhile is not believed:
+   * the whole image is then read again.
    */
   public static final class Progressive {
 
     private final ImageExtents image;
     private final long size;
     private final AtomicBoolean stop;
+    private final BaseBlocks base;
+    private final BlockSums.Writer record;
+    private final boolean settled;
     private final List<CompletableFuture<Segment>> segments = new ArrayList<>();
     private long started;
+    private volatile long readBytes;
+    private volatile Progressive again;
+    private AutoCloseable owned;
 
     /** {@code image} must stay open until {@link #finish()}'s digest is done. */
     public Progressive(ImageExtents image, long size, AtomicBoolean stop) {
+      this(image, size, stop, null, null, false);
+    }
+
+    /**
+     * As above, taking what {@code base} vouches for (may be null) and recording every segment's
+     * block checksums into {@code record} (may be null); {@code settled} when nothing writes the
+     * image any more.
+     */
+    Progressive(
+        ImageExtents image,
+        long size,
+        AtomicBoolean stop,
+        BaseBlocks base,
+        BlockSums.Writer record,
+        boolean settled) {
       this.image = image;
       this.size = size;
       this.stop = stop;
+      this.base = base;
+      this.record = record;
+      this.settled = settled;
     }
 
     /** Nothing more will be written below {@code offset}: its segments may be read. */
     public void completeUpTo(long offset) {
+      if (base != null && !settled) {
+        return; // the blocks shared with the base are known once every write is on disk
+      }
+      start(offset);
+    }
+
+    private void start(long offset) {
       while (started < size && Math.min(size, started + SEGMENT) <= offset) {
         long start = started;
         long end = Math.min(size, started + SEGMENT);
         segments.add(
-            CompletableFuture.supplyAsync(() -> segment(image, start, end, stop), HASHERS));
+            CompletableFuture.supplyAsync(
+                () -> segment(image, start, end, stop, base, record), HASHERS));
         started = end;
       }
     }
 
-    /** The image is complete: the digest once every segment is read. */
+    /** The image is complete (and synced, with a base): the digest once every segment is read. */
     public CompletableFuture<ImageDigest> finish() {
-      completeUpTo(size);
-      return CompletableFuture.allOf(segments.toArray(CompletableFuture[]::new))
-          .thenApply(
-              done -> {
-                MessageDigest whole = sha256();
-                whole.update(ByteBuffer.allocate(Long.BYTES).putLong(size).flip());
-                long dataBytes = 0;
-                for (CompletableFuture<Segment> future : segments) {
-                  Segment segment = future.join();
-                  whole.update(segment.sha256());
-                  dataBytes += segment.dataBytes();
-                }
-                return ImageDigest.newBuilder()
-                    .setSha256(ByteString.copyFrom(whole.digest()))
-                    .setDataBytes(dataBytes)
-                    .build();
-              });
+      start(size);
+      CompletableFuture<ImageDigest> digest =
+          CompletableFuture.allOf(segments.toArray(CompletableFuture[]::new))
+              .thenApply(done -> combine());
+      return base == null ? digest : digest.thenCompose(this::unlessBaseChanged);
+    }
+
+    private ImageDigest combine() {
+      MessageDigest whole = sha256();
+      whole.update(ByteBuffer.allocate(Long.BYTES).putLong(size).flip());
+      long dataBytes = 0;
+      long read = 0;
+      for (CompletableFuture<Segment> future : segments) {
+        Segment segment = future.join();
+        whole.update(segment.sha256());
+        dataBytes += segment.dataBytes();
+        read += segment.readBytes();
+      }
+      readBytes = read;
+      return ImageDigest.newBuilder()
+          .setSha256(ByteString.copyFrom(whole.digest()))
+          .setDataBytes(dataBytes)
+          .build();
+    }
+
+    private CompletableFuture<ImageDigest> unlessBaseChanged(ImageDigest digest) {
+      try {
+        if (base.stillSealed()) {
+          log.info(
+              "the digest of {} bytes read {} bytes; the base's record vouched for the rest",
+              size,
+              readBytes);
+          return CompletableFuture.completedFuture(digest);
+        }
+      } catch (IOException e) {
+        return CompletableFuture.failedFuture(new UncheckedIOException(e));
+      }
+      again = new Progressive(image, size, stop, null, record, true);
+      return again.finish();
+    }
+
+    /** The bytes {@link #finish()}'s digest read from the image (the rest came from the base). */
+    long readBytes() {
+      Progressive second = again;
+      return second != null ? second.readBytes() : readBytes;
     }
 
     /** Stops the reads under way and waits for them: the image may be closed after. */
@@ -111,6 +183,17 @@ public final class ContentDigest {
       CompletableFuture.allOf(segments.toArray(CompletableFuture[]::new))
           .exceptionally(failed -> null)
           .join();
+      Progressive second = again;
+      if (second != null) {
+        second.abandon();
+      }
+      if (owned != null) {
+        try {
+          owned.close();
+        } catch (Exception e) {
+          // read-only: nothing is lost
+        }
+      }
     }
   }
 
@@ -126,42 +209,24 @@ public final class ContentDigest {
     }
   }
 
-  private static Segment segment(ImageExtents image, long start, long end, AtomicBoolean stop) {
-    MessageDigest sha256 = sha256();
-    Checksums checksums = new Checksums();
-    ByteBuffer records = ByteBuffer.allocate(BUFFER / BLOCK * (Long.BYTES + Checksums.BYTES));
-    ByteBuffer buffer = BUFFERS.get(); // one per hashing thread: direct memory is freed late
-    long dataBytes = 0;
-    long done = start;
+  private static Segment segment(
+      ImageExtents image,
+      long start,
+      long end,
+      AtomicBoolean stop,
+      BaseBlocks base,
+      BlockSums.Writer record) {
     try {
-      // Not closed: closing the cursor would close the caller's image.
-      RangeCursor ranges = new AllocatedRanges(image, end, start);
-      for (ByteRange range = ranges.next(); range != null; range = ranges.next()) {
-        // Whole 4096-byte blocks, each once, whatever block the data dir's filesystem has.
-        long from = Math.max(done, range.offset() - range.offset() % BLOCK);
-        long to = Math.min(end, (range.end() + BLOCK - 1) / BLOCK * BLOCK);
-        for (long at = from; at < to; at += BUFFER) {
-          if (stop.get()) {
-            throw new CancellationException("the digest is no longer needed");
-          }
-          int length = (int) Math.min(BUFFER, to - at);
-          image.read(buffer.clear().limit(length), at);
-          records.clear();
-          for (int offset = 0; offset < length; offset += BLOCK) {
-            if (!ZeroBlocks.isZero(buffer, offset)) {
-              ByteBuffer block = buffer.slice(offset, Math.min(BLOCK, length - offset));
-              dataBytes += block.remaining();
-              checksums.put(block, records.putLong(at + offset));
-            }
-          }
-          sha256.update(records.flip());
-        }
-        done = Math.max(done, to);
+      SegmentSums sums = SegmentSums.of(image, start, end, stop, base);
+      if (record != null) {
+        record.put(sums);
       }
+      MessageDigest sha256 = sha256();
+      long dataBytes = sums.hashInto(sha256);
+      return new Segment(sha256.digest(), dataBytes, sums.readBytes());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return new Segment(sha256.digest(), dataBytes);
   }
 
   private static MessageDigest sha256() {

@@ -4,7 +4,6 @@ import io.grpc.Status;
 import io.thinvol.driver.core.CsiException;
 import io.thinvol.driver.core.RemoteSources;
 import io.thinvol.driver.core.SourceImage;
-import io.thinvol.driver.host.ImageExtents;
 import io.thinvol.driver.host.SparseFiles;
 import io.thinvol.driver.peer.PeerClient;
 import io.thinvol.driver.peer.PeerEndpoint;
@@ -21,7 +20,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One pull from a peer, as this node receives it: the header read when it starts, then the ranges
@@ -41,6 +39,8 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
   private final SourceImage description;
   private final boolean delta;
   private long received;
+  private BlockSums.Writer record; // the result's, until it is sealed
+  private boolean verified;
 
   private PulledCopy(PeerEndpoint peer, PullParts parts, PullHeader header, boolean delta) {
     this.peer = peer;
@@ -100,24 +100,36 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
   }
 
   @Override
-  public void writeTo(Path image) throws IOException {
+  public void writeTo(Path image, Path base) throws IOException {
     if (!delta) {
       receive(image, null);
       return;
     }
     SparseFiles.extend(image, description.sizeBytes()); // the volume may have grown since
-    try (ImageExtents result = ImageExtents.open(image)) {
-      ContentDigest.Progressive check =
-          new ContentDigest.Progressive(result, description.sizeBytes(), new AtomicBoolean());
-      try {
-        receive(image, check);
-        verifyImage(ContentDigest.await(check.finish()), parts.next());
-        if (parts.next() != null) {
-          throw broken(peer, "it went on after the digest of the whole snapshot");
-        }
-      } finally {
-        check.abandon();
+    record = BlockSums.Writer.create(image, description.sizeBytes());
+    try (DeltaResultCheck check =
+        DeltaResultCheck.open(image, description.sizeBytes(), base, record)) {
+      receive(image, check.progress());
+      check.written();
+      PullChunk theirs = parts.next();
+      if (theirs == null || !theirs.hasImage()) {
+        throw broken(peer, "its delta did not end with the digest of the whole snapshot");
       }
+      verifyImage(check.digest(theirs.getImage()), theirs.getImage());
+      if (parts.next() != null) {
+        throw broken(peer, "it went on after the digest of the whole snapshot");
+      }
+    }
+    verified = true;
+  }
+
+  @Override
+  public void recordBlocks(Path image) {
+    if (!delta) {
+      BlockRecords.readAndSeal(image);
+    } else if (record != null && verified) {
+      BlockRecords.seal(record, image);
+      record = null;
     }
   }
 
@@ -209,17 +221,14 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
   }
 
   /** A delta's result must read as the sender's snapshot, everywhere. */
-  private void verifyImage(ImageDigest ours, PullChunk theirs) {
-    if (theirs == null || !theirs.hasImage()) {
-      throw broken(peer, "its delta did not end with the digest of the whole snapshot");
-    }
-    if (!ours.equals(theirs.getImage())) {
+  private void verifyImage(ImageDigest ours, ImageDigest theirs) {
+    if (!ours.equals(theirs)) {
       throw CsiException.internal(
           String.format(
               "the delta from %s applied onto the base does not read as the snapshot (%d bytes of"
                   + " data here, %d there): the base is not an unchanged copy of the base snapshot"
                   + " (written since it was made?); nothing was kept, pull the snapshot in full",
-              peer.describe(), ours.getDataBytes(), theirs.getImage().getDataBytes()),
+              peer.describe(), ours.getDataBytes(), theirs.getDataBytes()),
           null);
     }
   }
@@ -239,5 +248,8 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
   @Override
   public void close() {
     parts.close();
+    if (record != null) {
+      record.discard();
+    }
   }
 }
