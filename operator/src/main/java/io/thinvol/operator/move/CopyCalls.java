@@ -83,18 +83,9 @@ final class CopyCalls {
 
   /** The successful copy of a move this process holds, if any. */
   Optional<CopiedIn> copied(String uid) {
-    return succeeded(uid + COPY).map(CopiedIn.class::cast);
-  }
-
-  /** The cut-over snapshot of a move this process took, if any. */
-  Optional<Taken> taken(String uid) {
-    return succeeded(uid + SNAPSHOT).map(Taken.class::cast);
-  }
-
-  private Optional<Object> succeeded(String key) {
-    CompletableFuture<?> call = calls.get(key);
+    CompletableFuture<?> call = calls.get(uid + COPY);
     return call != null && call.isDone() && !call.isCompletedExceptionally()
-        ? Optional.of(call.join())
+        ? Optional.of((CopiedIn) call.join())
         : Optional.empty();
   }
 
