@@ -413,6 +413,11 @@ abstract class MockClusterTest {
   }
 
   void registerDriver(String node, String driver) {
+    registerDriver(client, node, driver);
+  }
+
+  /** The CSINode of {@code node}, its kubelet having registered {@code driver}. */
+  static void registerDriver(KubernetesClient client, String node, String driver) {
     client
         .resource(
             new CSINodeBuilder()

@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.api.model.PersistentVolumeBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
-import io.fabric8.kubernetes.api.model.storage.CSINodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.thinvol.addons.ClusterFixtures;
@@ -57,20 +56,7 @@ final class MoveFootprintWorld {
       client
           .resource(new NodeBuilder().withNewMetadata().withName(node).endMetadata().build())
           .create();
-      client
-          .resource(
-              new CSINodeBuilder()
-                  .withNewMetadata()
-                  .withName(node)
-                  .endMetadata()
-                  .withNewSpec()
-                  .addNewDriver()
-                  .withName(DRIVER)
-                  .withNodeID(node)
-                  .endDriver()
-                  .endSpec()
-                  .build())
-          .create();
+      MockClusterTest.registerDriver(client, node, DRIVER);
     }
     for (int i = 0; i < claims; i++) {
       PersistentVolume volume =

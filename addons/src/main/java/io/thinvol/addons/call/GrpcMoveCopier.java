@@ -1,6 +1,7 @@
 package io.thinvol.addons.call;
 
 import com.google.common.util.concurrent.Futures;
+import com.google.common.util.concurrent.ListenableFuture;
 import com.google.common.util.concurrent.MoreExecutors;
 import io.thinvol.addons.resolve.DriverEndpoint;
 import io.thinvol.peer.v1.CopyInRequest;
@@ -13,6 +14,7 @@ import io.thinvol.peer.v1.SnapshotRequest;
 import io.thinvol.peer.v1.SpaceRequest;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 
 /**
  * Calls driver pods' {@code thinvol.peer.v1.MoveCopy} service ({@link DriverCalls}: the channels
@@ -38,20 +40,13 @@ public final class GrpcMoveCopier implements MoveCopier {
             .setClaimNamespace(request.claimNamespace())
             .setClaimName(request.claimName())
             .build();
-    return calls.call(
+    return call(
         target,
         timeout,
-        MoveCopyGrpc::newFutureStub,
-        stub ->
-            Futures.transform(
-                stub.copyIn(copy),
-                r ->
-                    new CopiedIn(
-                        r.getVolumeId(),
-                        r.getSizeBytes(),
-                        r.getBaseSnapshotId(),
-                        r.getDeltaBytes()),
-                MoreExecutors.directExecutor()));
+        stub -> stub.copyIn(copy),
+        r ->
+            new CopiedIn(
+                r.getVolumeId(), r.getSizeBytes(), r.getBaseSnapshotId(), r.getDeltaBytes()));
   }
 
   @Override
@@ -62,15 +57,11 @@ public final class GrpcMoveCopier implements MoveCopier {
             .setName(request.name())
             .setSourceVolumeId(request.sourceVolumeId())
             .build();
-    return calls.call(
+    return call(
         source,
         timeout,
-        MoveCopyGrpc::newFutureStub,
-        stub ->
-            Futures.transform(
-                stub.snapshot(snapshot),
-                r -> new Taken(r.getSnapshotId(), r.getSizeBytes()),
-                MoreExecutors.directExecutor()));
+        stub -> stub.snapshot(snapshot),
+        r -> new Taken(r.getSnapshotId(), r.getSizeBytes()));
   }
 
   @Override
@@ -81,15 +72,7 @@ public final class GrpcMoveCopier implements MoveCopier {
             .setName(request.name())
             .setSourceVolumeId(request.sourceVolumeId())
             .build();
-    return calls.call(
-        source,
-        timeout,
-        MoveCopyGrpc::newFutureStub,
-        stub ->
-            Futures.transform(
-                stub.dropSnapshot(drop),
-                DropSnapshotResponse::getDropped,
-                MoreExecutors.directExecutor()));
+    return call(source, timeout, stub -> stub.dropSnapshot(drop), DropSnapshotResponse::getDropped);
   }
 
   @Override
@@ -97,28 +80,30 @@ public final class GrpcMoveCopier implements MoveCopier {
       DriverEndpoint target, String name, String snapshotId, Duration timeout) {
     DropVolumeRequest drop =
         DropVolumeRequest.newBuilder().setName(name).setSnapshotId(snapshotId).build();
-    return calls.call(
-        target,
-        timeout,
-        MoveCopyGrpc::newFutureStub,
-        stub ->
-            Futures.transform(
-                stub.dropVolume(drop),
-                DropVolumeResponse::getDropped,
-                MoreExecutors.directExecutor()));
+    return call(target, timeout, stub -> stub.dropVolume(drop), DropVolumeResponse::getDropped);
   }
 
   @Override
   public CompletableFuture<VolumeSpace> space(
       DriverEndpoint node, String volumeId, Duration timeout) {
-    return calls.call(
+    return call(
         node,
+        timeout,
+        stub -> stub.space(SpaceRequest.newBuilder().setVolumeId(volumeId).build()),
+        r -> new VolumeSpace(r.getSizeBytes(), r.getAllocatedBytes()));
+  }
+
+  /** A unary MoveCopy call of {@code endpoint}, its answer mapped by {@code answer}. */
+  private <R, T> CompletableFuture<T> call(
+      DriverEndpoint endpoint,
+      Duration timeout,
+      Function<MoveCopyGrpc.MoveCopyFutureStub, ListenableFuture<R>> method,
+      Function<R, T> answer) {
+    return calls.call(
+        endpoint,
         timeout,
         MoveCopyGrpc::newFutureStub,
         stub ->
-            Futures.transform(
-                stub.space(SpaceRequest.newBuilder().setVolumeId(volumeId).build()),
-                r -> new VolumeSpace(r.getSizeBytes(), r.getAllocatedBytes()),
-                MoreExecutors.directExecutor()));
+            Futures.transform(method.apply(stub), answer::apply, MoreExecutors.directExecutor()));
   }
 }
