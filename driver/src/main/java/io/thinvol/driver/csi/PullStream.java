@@ -57,6 +57,9 @@ final class PullStream implements Runnable {
   private final RangeCursor delta;
   private final Path base;
   private final RangeDigest digest = new RangeDigest();
+  // Each piece is read into this, in place: gRPC's Netty transport copies a message into its own
+  // buffers inside onNext (MessageFramer), so it is free again once a send returns.
+  private final ByteBuffer pieces = ByteBuffer.allocateDirect(PIECE);
 
   /**
    * Registered on the calling (handler) thread, as gRPC requires; {@link #run()} sends.
@@ -160,15 +163,15 @@ final class PullStream implements Runnable {
     return true;
   }
 
-  private static ByteBuffer read(PointInTimeImages.Opened source, long offset, int length)
+  private ByteBuffer read(PointInTimeImages.Opened source, long offset, int length)
       throws IOException {
-    ByteBuffer bytes = ByteBuffer.allocate(length);
+    ByteBuffer bytes = pieces.clear().limit(length);
     source.image().read(bytes, offset);
     return bytes.flip();
   }
 
   private DataRange data(long offset, ByteBuffer bytes) {
-    digest.add(offset, bytes); // the writable buffer: the checksums read it in place
+    digest.add(offset, bytes); // a direct buffer: the checksums read it in place
     return DataRange.newBuilder()
         .setOffset(offset)
         .setData(UnsafeByteOperations.unsafeWrap(bytes))

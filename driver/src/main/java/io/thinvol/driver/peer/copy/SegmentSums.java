@@ -82,6 +82,21 @@ final class SegmentSums {
     ByteBuffer buffer = BUFFERS.get(); // one per hashing thread: direct memory is freed late
     image.read(buffer.clear().limit(length), from);
     readBytes += length;
+    add(from, buffer.flip());
+  }
+
+  /** The segment {@code [start, end)} of a new image, its blocks all zeros until {@link #add}ed. */
+  static SegmentSums empty(long start, long end) {
+    return new SegmentSums(start, end);
+  }
+
+  /**
+   * Checksums the blocks of {@code bytes}' remaining bytes, which the image holds at {@code from}
+   * (a block's start, inside this segment); moves no position.
+   */
+  void add(long from, ByteBuffer bytes) {
+    int length = Math.min(bytes.remaining(), (int) (end - from));
+    ByteBuffer buffer = bytes.slice(bytes.position(), length);
     for (int offset = 0; offset < length; offset += BLOCK) {
       if (!ZeroBlocks.isZero(buffer, offset)) {
         int block = (int) ((from + offset - start) / BLOCK);

@@ -1,0 +1,101 @@
+package io.thinvol.driver.peer.copy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.thinvol.driver.host.BlockSumsFile;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The record a whole pull takes from its pieces is the record a read of the finished image makes
+ * ({@link BlockRecords#readAndSeal}), byte for byte past the seal: blocks of zeros inside a piece,
+ * pieces across a segment's end, a segment no piece reached and holes at the end. A piece off the
+ * 4096-byte blocks makes no record and leaves nothing behind.
+ */
+class ReceivedBlocksTest {
+
+  private static final int KIB = 1024;
+  private static final int MIB = 1024 * KIB;
+  private static final long SEGMENT = ContentDigest.SEGMENT;
+  private static final long SIZE = 3 * SEGMENT + 8 * MIB; // the last segment a short one
+  private static final int HEADER = 64; // the seal: the image's times, which differ
+
+  @TempDir Path dir;
+
+  @Test
+  void piecesRecordWhatAReadOfTheImageRecords() throws IOException {
+    Path image = dir.resolve("disk.img");
+    Random random = new Random(5);
+    try (ImageWriter out = ImageWriter.create(image)) {
+      ReceivedBlocks blocks = ReceivedBlocks.of(image, SIZE);
+      put(out, blocks, 0, 256 * KIB, random, 64 * KIB); // a run of zeros inside
+      put(out, blocks, MIB, 12 * KIB, random, -1);
+      put(out, blocks, SEGMENT - 128 * KIB, 256 * KIB, random, -1); // across a segment's end
+      // nothing in the third segment
+      put(out, blocks, 3 * SEGMENT + 4096, 4096, random, 0); // a block of zeros alone
+      put(out, blocks, 3 * SEGMENT + 2 * MIB, 512 * KIB, random, -1);
+      out.finish();
+      extend(image);
+      assertThat(blocks.seal(image)).isTrue();
+    }
+    byte[] fromPieces = Files.readAllBytes(BlockSumsFile.of(image));
+
+    Files.delete(BlockSumsFile.of(image));
+    BlockRecords.readAndSeal(image);
+    byte[] fromReading = Files.readAllBytes(BlockSumsFile.of(image));
+
+    assertThat(fromPieces.length).isEqualTo(fromReading.length).isGreaterThan(HEADER);
+    assertThat(Arrays.copyOfRange(fromPieces, HEADER, fromPieces.length))
+        .isEqualTo(Arrays.copyOfRange(fromReading, HEADER, fromReading.length));
+    try (BlockSums record = BlockSums.open(image, new StringBuilder()).orElseThrow()) {
+      assertThat(record.length()).isEqualTo(SIZE);
+    }
+  }
+
+  @Test
+  void aPieceOffTheBlocksMakesNoRecord() throws IOException {
+    Path image = dir.resolve("disk.img");
+    Random random = new Random(9);
+    try (ImageWriter out = ImageWriter.create(image)) {
+      ReceivedBlocks blocks = ReceivedBlocks.of(image, SIZE);
+      put(out, blocks, 0, 8192, random, -1);
+      put(out, blocks, 8192, 1000, random, -1);
+      out.finish();
+      extend(image);
+      assertThat(blocks.seal(image)).isFalse();
+    }
+    try (Stream<Path> files = Files.list(dir)) {
+      assertThat(files).containsExactly(image);
+    }
+  }
+
+  /** A piece of random bytes; {@code zerosAt} >= 0: 4096 zeros there inside it. */
+  private static void put(
+      ImageWriter out, ReceivedBlocks blocks, long offset, int length, Random random, int zerosAt)
+      throws IOException {
+    byte[] bytes = new byte[length];
+    random.nextBytes(bytes);
+    if (zerosAt >= 0) {
+      Arrays.fill(bytes, zerosAt, zerosAt + 4096, (byte) 0);
+    }
+    ByteBuffer piece = out.piece(offset, length);
+    piece.put(bytes).flip();
+    blocks.add(offset, piece);
+    out.written();
+  }
+
+  /** The image at its full size, as the driver leaves it before recording it. */
+  private static void extend(Path image) throws IOException {
+    try (RandomAccessFile file = new RandomAccessFile(image.toFile(), "rw")) {
+      file.setLength(SIZE);
+    }
+  }
+}
