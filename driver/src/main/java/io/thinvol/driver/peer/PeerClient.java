@@ -10,7 +10,6 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.MetadataUtils;
-import io.netty.channel.ChannelOption;
 import io.thinvol.driver.core.CsiException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -95,7 +94,6 @@ public final class PeerClient {
           .overrideAuthority(serverName())
           // a copy's pieces are 1 MiB: a window of several keeps the stream from waiting on acks
           .flowControlWindow(FLOW_CONTROL_WINDOW)
-          .withOption(ChannelOption.ALLOCATOR, CopyBuffers.ALLOCATOR)
           .build();
     } catch (IOException | IllegalArgumentException e) {
       throw new CsiException(

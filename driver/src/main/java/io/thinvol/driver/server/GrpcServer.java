@@ -7,12 +7,10 @@ import io.grpc.ServerInterceptor;
 import io.grpc.ServerInterceptors;
 import io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.NettyServerBuilder;
-import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.handler.ssl.OpenSsl;
 import io.netty.handler.ssl.SslContextBuilder;
-import io.thinvol.driver.peer.CopyBuffers;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -121,7 +119,6 @@ public final class GrpcServer implements AutoCloseable {
             .channelType(EpollServerSocketChannel.class)
             .bossEventLoopGroup(loops)
             .workerEventLoopGroup(loops)
-            .withChildOption(ChannelOption.ALLOCATOR, CopyBuffers.ALLOCATOR)
             .sslContext(
                 GrpcSslContexts.configure(SslContextBuilder.forServer(identity.keyManager()))
                     .build());
