@@ -7,8 +7,8 @@ import io.thinvol.driver.core.CsiException;
 import io.thinvol.driver.core.PointInTimeImages;
 import io.thinvol.driver.core.metadata.RangeCursor;
 import io.thinvol.driver.core.metadata.SnapshotMetadata;
-import io.thinvol.driver.peer.copy.BlockRecords;
 import io.thinvol.driver.peer.copy.ClaimSources;
+import io.thinvol.driver.peer.copy.PieceBlocks;
 import io.thinvol.driver.peer.copy.RangeDigest;
 import io.thinvol.driver.store.ContentSource;
 import io.thinvol.peer.v1.PeerCopyGrpc;
@@ -20,6 +20,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.MDC;
 
 /**
@@ -94,6 +95,7 @@ public final class PeerCopyService extends PeerCopyGrpc.PeerCopyImplBase {
       Duration budget = Rpc.remaining(COPY_LIMIT);
       // Opened here, so that a base of another volume is refused before the stream starts.
       RangeCursor delta = base == null ? null : metadata.delta(base, source.id(), 0);
+      PieceBlocks record = base == null ? snapshotRecord(source) : null;
       PullStream stream =
           new PullStream(
               what,
@@ -102,11 +104,16 @@ public final class PeerCopyService extends PeerCopyGrpc.PeerCopyImplBase {
               () -> images.open(source, budget),
               delta,
               base == null ? null : images.snapshotImage(base),
-              Duration.ofSeconds(Math.min(request.getHeartbeatSeconds(), MAX_HEARTBEAT_SECONDS)));
+              Duration.ofSeconds(Math.min(request.getHeartbeatSeconds(), MAX_HEARTBEAT_SECONDS)),
+              record,
+              () -> images.withSnapshotImage(source.id(), record::seal));
       try {
-        senders.execute(recordingAfter(stream, source, base));
+        senders.execute(stream);
       } catch (RejectedExecutionException e) {
         closeQuietly(delta);
+        if (record != null) {
+          record.discard();
+        }
         throw new CsiException(
             Status.Code.UNAVAILABLE,
             String.format(
@@ -122,16 +129,16 @@ public final class PeerCopyService extends PeerCopyGrpc.PeerCopyImplBase {
 
   /**
    * A whole snapshot sent may be a move's pre-copy, the base of the delta that follows: its blocks
-   * are recorded after it is sent (docs/decisions.md), off the cut-over's path.
+   * are recorded from the pieces sent (docs/decisions.md). The record's file is made, and later
+   * published, under the snapshot's lock, so that a DeleteSnapshot never meets it half made.
    */
-  private Runnable recordingAfter(PullStream stream, ContentSource source, String base) {
-    if (base != null || source.kind() != ContentSource.Kind.SNAPSHOT) {
-      return stream;
+  private PieceBlocks snapshotRecord(ContentSource source) {
+    if (source.kind() != ContentSource.Kind.SNAPSHOT) {
+      return null;
     }
-    return () -> {
-      stream.run();
-      images.withSnapshotImage(source.id(), BlockRecords::recordSnapshot);
-    };
+    AtomicReference<PieceBlocks> made = new AtomicReference<>();
+    images.withSnapshotImage(source.id(), image -> made.set(PieceBlocks.ofSnapshot(image)));
+    return made.get();
   }
 
   /** The base of a delta, held here; null for a whole copy. */

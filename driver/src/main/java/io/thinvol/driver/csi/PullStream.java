@@ -9,6 +9,7 @@ import io.thinvol.driver.core.metadata.AllocatedRanges;
 import io.thinvol.driver.core.metadata.ByteRange;
 import io.thinvol.driver.core.metadata.RangeCursor;
 import io.thinvol.driver.peer.copy.ContentDigest;
+import io.thinvol.driver.peer.copy.PieceBlocks;
 import io.thinvol.driver.peer.copy.RangeDigest;
 import io.thinvol.driver.peer.copy.ZeroBlocks;
 import io.thinvol.driver.store.AccessType;
@@ -56,6 +57,8 @@ final class PullStream implements Runnable {
   private final Supplier<PointInTimeImages.Opened> open;
   private final RangeCursor delta;
   private final Path base;
+  private final PieceBlocks record;
+  private final Runnable sealRecord;
   private final RangeDigest digest = new RangeDigest();
   // Each piece is read into this, in place: gRPC's Netty transport copies a message into its own
   // buffers inside onNext (MessageFramer), so it is free again once a send returns.
@@ -68,6 +71,9 @@ final class PullStream implements Runnable {
    * @param base the image of a delta's base snapshot, whose record spares reading what the target
    *     shares with it for the digest of the whole; null for a whole copy
    * @param heartbeat the longest silence while it works; zero: no heartbeats (not asked for)
+   * @param record the record of a whole snapshot's blocks, taken from the pieces sent and sealed by
+   *     {@code sealRecord} before the trailer, so that it is there when the puller asks for a delta
+   *     from it; null for none
    */
   PullStream(
       String what,
@@ -76,7 +82,9 @@ final class PullStream implements Runnable {
       Supplier<PointInTimeImages.Opened> open,
       RangeCursor delta,
       Path base,
-      Duration heartbeat) {
+      Duration heartbeat,
+      PieceBlocks record,
+      Runnable sealRecord) {
     this.what = what;
     this.nodeId = nodeId;
     // A few pieces in flight: the reading of the next overlaps the sending of the last.
@@ -84,6 +92,8 @@ final class PullStream implements Runnable {
     this.open = open;
     this.delta = delta;
     this.base = base;
+    this.record = record;
+    this.sealRecord = sealRecord;
   }
 
   @Override
@@ -105,6 +115,9 @@ final class PullStream implements Runnable {
     } catch (RuntimeException e) {
       call.fail(e);
     } finally {
+      if (record != null) {
+        record.discard(); // unless sealed
+      }
       call.close();
       MDC.remove(Rpc.MDC_RPC);
       MDC.remove(Rpc.MDC_VOLUME);
@@ -126,6 +139,9 @@ final class PullStream implements Runnable {
       call.send(PullChunk.newBuilder().setHeader(header(source.description())).build());
       if (!sendRanges(source, ranges, changes != null) || !call.awaitReady(digest.bytes())) {
         return;
+      }
+      if (record != null) {
+        sealRecord.run();
       }
       call.send(PullChunk.newBuilder().setTrailer(digest.trailer()).build());
       if (whole != null) {
@@ -172,6 +188,9 @@ final class PullStream implements Runnable {
 
   private DataRange data(long offset, ByteBuffer bytes) {
     digest.add(offset, bytes); // a direct buffer: the checksums read it in place
+    if (record != null) {
+      record.add(offset, bytes);
+    }
     return DataRange.newBuilder()
         .setOffset(offset)
         .setData(UnsafeByteOperations.unsafeWrap(bytes))

@@ -32,25 +32,6 @@ public final class BlockRecords {
     log.warn("no record of the blocks of {}: {}", image, why);
   }
 
-  /**
-   * The record of snapshot {@code image}, sent whole to another node just now (a move's pre-copy):
-   * the next delta from it needs not read what the later snapshot still shares with it. Nothing
-   * when a valid record is there already.
-   */
-  public static void recordSnapshot(Path image) {
-    try {
-      var existing = BlockSums.open(image, new StringBuilder());
-      if (existing.isPresent()) {
-        existing.get().close();
-        return;
-      }
-    } catch (IOException e) {
-      log.info("no record of the blocks of {}: {}", image, e.getMessage());
-      return;
-    }
-    readAndSeal(image);
-  }
-
   /** Reads the whole of {@code image} (a whole copy, just synced) for its record. */
   static void readAndSeal(Path image) {
     long started = System.nanoTime();

@@ -16,7 +16,9 @@ import io.thinvol.peer.v1.PullRequest;
 import io.thinvol.peer.v1.PullTrailer;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 
 /**
@@ -38,7 +40,7 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
   private final boolean delta;
   private long received;
   private BlockSums.Writer record; // a delta's result's, until it is sealed
-  private ReceivedBlocks blocks; // a whole copy's, until it is sealed
+  private PieceBlocks blocks; // a whole copy's, until it is sealed
   private boolean verified;
 
   private PulledCopy(PeerEndpoint peer, PullParts parts, PullHeader header, boolean delta) {
@@ -101,10 +103,8 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
   @Override
   public void writeTo(Path image, Path base) throws IOException {
     if (!delta) {
-      try (ImageWriter out = ImageWriter.create(image)) {
-        blocks = ReceivedBlocks.of(image, description.sizeBytes());
-        receive(out, image, null);
-      }
+      blocks = PieceBlocks.of(image, description.sizeBytes());
+      receive(image, null);
       verified = true;
       return;
     }
@@ -112,9 +112,7 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
     record = BlockSums.Writer.create(image, description.sizeBytes());
     try (DeltaResultCheck check =
         DeltaResultCheck.open(image, description.sizeBytes(), base, record)) {
-      try (ImageWriter out = ImageWriter.onto(image)) {
-        receive(out, image, check.progress());
-      }
+      receive(image, check.progress());
       check.written();
       PullChunk theirs = parts.next();
       if (theirs == null || !theirs.hasImage()) {
@@ -145,62 +143,69 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
    * Writes the pieces up to the trailer and checks them against it; a delta's are applied onto the
    * image, and the check of the whole image reads each part once nothing more comes for it.
    */
-  private void receive(ImageWriter out, Path image, ContentDigest.Progressive check)
-      throws IOException {
+  private void receive(Path image, ContentDigest.Progressive check) throws IOException {
     RangeDigest digest = new RangeDigest();
+    // Each piece copied once, into this: checksummed and written from it as it is.
+    ByteBuffer piece = ByteBuffer.allocateDirect(0);
     long written = 0;
-    for (PullChunk chunk = parts.next(); ; chunk = parts.next()) {
-      if (chunk == null) {
-        throw new CsiException(
-            Status.Code.UNAVAILABLE,
-            "the copy from " + peer.describe() + " ended before it was complete");
-      }
-      if (chunk.hasTrailer()) {
-        received = digest.bytes();
-        verify(chunk.getTrailer(), digest.trailer());
-        out.finish();
-        if (!delta && parts.next() != null) {
-          throw broken(peer, "it went on after its trailer");
+    try (FileChannel out =
+        delta
+            ? FileChannel.open(image, StandardOpenOption.WRITE)
+            : FileChannel.open(image, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+      for (PullChunk chunk = parts.next(); ; chunk = parts.next()) {
+        if (chunk == null) {
+          throw new CsiException(
+              Status.Code.UNAVAILABLE,
+              "the copy from " + peer.describe() + " ended before it was complete");
         }
-        return;
-      }
-      if (!chunk.hasData()) {
-        throw broken(peer, "it sent a " + chunk.getPartCase() + " before its trailer");
-      }
-      DataRange data = chunk.getData();
-      boolean zeros = data.getZeroLength() > 0;
-      if (zeros && (!delta || !data.getData().isEmpty())) {
-        throw broken(peer, "it sent a zero piece that is not one of a delta's");
-      }
-      long end = data.getOffset() + (zeros ? data.getZeroLength() : data.getData().size());
-      if (data.getOffset() < written || end > description.sizeBytes()) {
-        throw broken(
-            peer,
-            "it sent bytes at "
-                + data.getOffset()
-                + " after "
-                + written
-                + " of a "
-                + description.sizeBytes()
-                + "-byte source");
-      }
-      if (check != null) {
-        check.completeUpTo(data.getOffset());
-      }
-      if (zeros) {
-        SparseFiles.punch(image, data.getOffset(), data.getZeroLength());
-        digest.addZeros(data.getOffset(), data.getZeroLength());
-      } else {
-        // Each piece copied once, into the writer's buffer: checksummed and written from there.
-        ByteBuffer piece = out.piece(data.getOffset(), data.getData().size());
-        data.getData().copyTo(piece);
-        digest.add(data.getOffset(), piece.flip());
-        if (blocks != null) {
-          blocks.add(data.getOffset(), piece);
+        if (chunk.hasTrailer()) {
+          received = digest.bytes();
+          verify(chunk.getTrailer(), digest.trailer());
+          out.force(true);
+          if (!delta && parts.next() != null) {
+            throw broken(peer, "it went on after its trailer");
+          }
+          return;
         }
-        out.written();
+        if (!chunk.hasData()) {
+          throw broken(peer, "it sent a " + chunk.getPartCase() + " before its trailer");
+        }
+        DataRange data = chunk.getData();
+        boolean zeros = data.getZeroLength() > 0;
+        if (zeros && (!delta || !data.getData().isEmpty())) {
+          throw broken(peer, "it sent a zero piece that is not one of a delta's");
+        }
+        long end = data.getOffset() + (zeros ? data.getZeroLength() : data.getData().size());
+        if (data.getOffset() < written || end > description.sizeBytes()) {
+          throw broken(
+              peer,
+              "it sent bytes at "
+                  + data.getOffset()
+                  + " after "
+                  + written
+                  + " of a "
+                  + description.sizeBytes()
+                  + "-byte source");
+        }
+        if (check != null) {
+          check.completeUpTo(data.getOffset());
+        }
+        if (zeros) {
+          SparseFiles.punch(image, data.getOffset(), data.getZeroLength());
+          digest.addZeros(data.getOffset(), data.getZeroLength());
+        } else {
+          if (piece.capacity() < data.getData().size()) {
+            piece = ByteBuffer.allocateDirect(data.getData().size());
+          }
+          data.getData().copyTo(piece.clear());
+          digest.add(data.getOffset(), piece.flip());
+          if (blocks != null) {
+            blocks.add(data.getOffset(), piece);
+          }
+          writeFully(out, piece, data.getOffset());
+        }
+        written = end;
       }
-      written = end;
     }
   }
 
@@ -234,6 +239,13 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
                   + " (written since it was made?); nothing was kept, pull the snapshot in full",
               peer.describe(), ours.getDataBytes(), theirs.getDataBytes()),
           null);
+    }
+  }
+
+  private static void writeFully(FileChannel out, ByteBuffer data, long offset) throws IOException {
+    long at = offset;
+    while (data.hasRemaining()) {
+      at += out.write(data, at);
     }
   }
 

@@ -6,8 +6,10 @@ import io.thinvol.driver.host.BlockSumsFile;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.Random;
 import java.util.stream.Stream;
@@ -15,12 +17,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The record a whole pull takes from its pieces is the record a read of the finished image makes
+ * The record a whole copy takes from its pieces is the record a read of the finished image makes
  * ({@link BlockRecords#readAndSeal}), byte for byte past the seal: blocks of zeros inside a piece,
  * pieces across a segment's end, a segment no piece reached and holes at the end. A piece off the
  * 4096-byte blocks makes no record and leaves nothing behind.
  */
-class ReceivedBlocksTest {
+class PieceBlocksTest {
 
   private static final int KIB = 1024;
   private static final int MIB = 1024 * KIB;
@@ -34,15 +36,16 @@ class ReceivedBlocksTest {
   void piecesRecordWhatAReadOfTheImageRecords() throws IOException {
     Path image = dir.resolve("disk.img");
     Random random = new Random(5);
-    try (ImageWriter out = ImageWriter.create(image)) {
-      ReceivedBlocks blocks = ReceivedBlocks.of(image, SIZE);
+    try (FileChannel out =
+        FileChannel.open(image, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+      PieceBlocks blocks = PieceBlocks.of(image, SIZE);
       put(out, blocks, 0, 256 * KIB, random, 64 * KIB); // a run of zeros inside
       put(out, blocks, MIB, 12 * KIB, random, -1);
       put(out, blocks, SEGMENT - 128 * KIB, 256 * KIB, random, -1); // across a segment's end
       // nothing in the third segment
       put(out, blocks, 3 * SEGMENT + 4096, 4096, random, 0); // a block of zeros alone
       put(out, blocks, 3 * SEGMENT + 2 * MIB, 512 * KIB, random, -1);
-      out.finish();
+      out.force(true);
       extend(image);
       assertThat(blocks.seal(image)).isTrue();
     }
@@ -64,11 +67,12 @@ class ReceivedBlocksTest {
   void aPieceOffTheBlocksMakesNoRecord() throws IOException {
     Path image = dir.resolve("disk.img");
     Random random = new Random(9);
-    try (ImageWriter out = ImageWriter.create(image)) {
-      ReceivedBlocks blocks = ReceivedBlocks.of(image, SIZE);
+    try (FileChannel out =
+        FileChannel.open(image, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+      PieceBlocks blocks = PieceBlocks.of(image, SIZE);
       put(out, blocks, 0, 8192, random, -1);
       put(out, blocks, 8192, 1000, random, -1);
-      out.finish();
+      out.force(true);
       extend(image);
       assertThat(blocks.seal(image)).isFalse();
     }
@@ -79,17 +83,16 @@ class ReceivedBlocksTest {
 
   /** A piece of random bytes; {@code zerosAt} >= 0: 4096 zeros there inside it. */
   private static void put(
-      ImageWriter out, ReceivedBlocks blocks, long offset, int length, Random random, int zerosAt)
+      FileChannel out, PieceBlocks blocks, long offset, int length, Random random, int zerosAt)
       throws IOException {
     byte[] bytes = new byte[length];
     random.nextBytes(bytes);
     if (zerosAt >= 0) {
       Arrays.fill(bytes, zerosAt, zerosAt + 4096, (byte) 0);
     }
-    ByteBuffer piece = out.piece(offset, length);
-    piece.put(bytes).flip();
+    ByteBuffer piece = ByteBuffer.allocateDirect(length).put(bytes).flip();
     blocks.add(offset, piece);
-    out.written();
+    out.write(piece, offset);
   }
 
   /** The image at its full size, as the driver leaves it before recording it. */
