@@ -194,6 +194,7 @@ class VolumeMoveFailureTest extends MoveClusterTest {
     String newVolume = "thinvol-move-" + created.getMetadata().getUid();
     await("the copy asked", () -> copier.copies.size() == 1);
     client.resource(move("to-b")).delete();
+    awaitRollbackWaitingFor("the copy to the target node");
     copy.complete(new CopiedIn("copied-" + newVolume, FakeMoveCopier.SIZE, "snap-base", 1));
 
     await("the move gone", () -> move("to-b") == null);
@@ -215,6 +216,7 @@ class VolumeMoveFailureTest extends MoveClusterTest {
         createMove("to-b", "  persistentVolumeClaim: data\n  targetNode: node-b\n");
     await("S2 asked", () -> copier.snapshots.size() == 1);
     client.resource(move("to-b")).delete();
+    awaitRollbackWaitingFor("the cut-over snapshot");
     taking.complete(new MoveCopier.Taken("snap-s2", FakeMoveCopier.SIZE));
 
     await("the move gone", () -> move("to-b") == null);
@@ -224,6 +226,18 @@ class VolumeMoveFailureTest extends MoveClusterTest {
     assertThat(claim().getSpec().getVolumeName()).isEqualTo(OLD_PV);
     assertThat(claim().getStatus().getPhase()).isEqualTo("Bound");
     await("the temporaries gone", () -> temporaries(created) == 0);
+  }
+
+  /**
+   * The call is answered only once the operator saw the deletion: answered earlier, a reconcile
+   * from a cache that does not show the deletion yet takes the answer forward, as it may.
+   */
+  private void awaitRollbackWaitingFor(String call) {
+    await(
+        "the rollback waiting for " + call,
+        () ->
+            String.valueOf(move("to-b").getStatus().getMessage())
+                .startsWith("rolling back: waiting for " + call));
   }
 
   @Test

@@ -89,9 +89,12 @@ final class CopyCalls {
         : Optional.empty();
   }
 
-  /** Whether a call of the move runs in this process. */
-  boolean running(String uid) {
-    return runs(uid + SNAPSHOT) || runs(uid + COPY);
+  /** The call of the move that runs in this process, said for its status, if one does. */
+  Optional<String> inFlight(String uid) {
+    if (runs(uid + SNAPSHOT)) {
+      return Optional.of("the cut-over snapshot the source node's driver is taking");
+    }
+    return runs(uid + COPY) ? Optional.of("the copy to the target node") : Optional.empty();
   }
 
   private boolean runs(String key) {

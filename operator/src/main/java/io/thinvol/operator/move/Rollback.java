@@ -46,9 +46,10 @@ final class Rollback {
     MoveNames names = move.names();
     MoveCluster cluster = move.cluster();
     String uid = move.resource().getMetadata().getUid();
-    if (move.services().calls().running(uid)) {
-      // Its volume is recorded when it ends, so that it is not left behind on the target.
-      move.message("rolling back: waiting for the copy in flight to end");
+    Optional<String> inFlight = move.services().calls().inFlight(uid);
+    if (inFlight.isPresent()) {
+      // What it made is known when it ends, so that it is not left behind on either node.
+      move.message("rolling back: waiting for " + inFlight.get() + " to end");
       move.save();
       return POLL;
     }
