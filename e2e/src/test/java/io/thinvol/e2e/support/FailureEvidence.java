@@ -1,22 +1,26 @@
 package io.thinvol.e2e.support;
 
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * What a person needs to diagnose a failed step, kept before the teardown deletes it: the logs of
- * every container in the operator's namespace (the operator's and the node pods') and the
- * VolumeMoves as YAML, under {@code <reports>/failed/<step>/}. Best effort: collecting never hides
- * the step's own failure.
+ * every container in the operator's namespace (the operator's and the node pods'), the
+ * StorageBackends and VolumeMoves as YAML and every Event, under {@code <reports>/failed/<step>/}.
+ * Best effort: collecting never hides the step's own failure.
  */
 public final class FailureEvidence {
 
@@ -41,7 +45,10 @@ public final class FailureEvidence {
       return;
     }
     attempt("the pods' logs", this::podLogs);
-    attempt("the VolumeMoves", this::volumeMoves);
+    attempt(
+        "the StorageBackends", () -> resources("storagebackends.yaml", Resources.STORAGE_BACKEND));
+    attempt("the VolumeMoves", () -> resources("volumemoves.yaml", Resources.VOLUME_MOVE));
+    attempt("the Events", this::events);
     log.info("the evidence of the failed step is in {}", folder);
   }
 
@@ -65,12 +72,47 @@ public final class FailureEvidence {
     }
   }
 
-  private void volumeMoves() {
-    List<GenericKubernetesResource> moves =
-        Resources.of(client, Resources.VOLUME_MOVE).inAnyNamespace().list().getItems();
+  private void resources(String file, ResourceDefinitionContext type) {
+    List<GenericKubernetesResource> found =
+        Resources.of(client, type).inAnyNamespace().list().getItems();
     StringBuilder yaml = new StringBuilder();
-    moves.forEach(m -> yaml.append(client.getKubernetesSerialization().asYaml(m)));
-    write("volumemoves.yaml", yaml.toString());
+    found.forEach(r -> yaml.append(client.getKubernetesSerialization().asYaml(r)));
+    write(file, yaml.toString());
+  }
+
+  /** Every namespace's Events in the order they last happened, one per line. */
+  private void events() {
+    StringBuilder lines = new StringBuilder();
+    client.v1().events().inAnyNamespace().list().getItems().stream()
+        .sorted(Comparator.comparing(FailureEvidence::lastSeen))
+        .forEach(
+            e ->
+                lines
+                    .append(lastSeen(e))
+                    .append(' ')
+                    .append(e.getType())
+                    .append(' ')
+                    .append(e.getInvolvedObject().getKind())
+                    .append(' ')
+                    .append(e.getMetadata().getNamespace())
+                    .append('/')
+                    .append(e.getInvolvedObject().getName())
+                    .append(' ')
+                    .append(e.getReason())
+                    .append(" x")
+                    .append(e.getCount())
+                    .append(": ")
+                    .append(e.getMessage())
+                    .append('\n'));
+    write("events.txt", lines.toString());
+  }
+
+  private static String lastSeen(Event event) {
+    return String.valueOf(
+        Objects.requireNonNullElse(
+            event.getLastTimestamp(),
+            Objects.requireNonNullElse(
+                event.getEventTime() == null ? null : event.getEventTime().getTime(), "")));
   }
 
   private void write(String file, String text) {
