@@ -5,7 +5,9 @@
 # the same disk, a relay counting the bytes node-a sends). Each next to `cp --sparse=always` of the
 # same image on the same disk (file and directory synced, as the driver syncs its copies). Prints
 # bytes sent ÷ allocated bytes of the source (once, through a relay that counts them) and, per
-# run, each copy's rate next to cp's. Then a VolumeMove's cut-over (CrossNodeDeltaBenchmark): a 4 GiB
+# run, each copy's rate next to cp's and next to the raw tools' copy of the same bytes over TLS on
+# loopback (socat with OpenSSL, receiver's file synced; left out without socat: apt-get install
+# socat). Then a VolumeMove's cut-over (CrossNodeDeltaBenchmark): a 4 GiB
 # volume holding 1 GiB pre-copied to node-b, 16 MiB changed after, and the bytes and time of the copy
 # of the changes only, with data dirs on the disk (no reflinks) and on an xfs with reflinks.
 # The drivers run with the image's JVM flags (packaging/image/thinvol-driver: C1 only, serial GC,

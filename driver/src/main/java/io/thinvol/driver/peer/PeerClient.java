@@ -92,7 +92,7 @@ public final class PeerClient {
       return NettyChannelBuilder.forAddress(peer.host(), peer.port())
           .sslContext(GrpcSslContexts.forClient().trustManager(certificate.toFile()).build())
           .overrideAuthority(serverName())
-          // a copy's pieces are 1 MiB: a window of several keeps the stream from waiting on acks
+          // a window of several of a copy's pieces keeps the stream from waiting on acks
           .flowControlWindow(FLOW_CONTROL_WINDOW)
           .build();
     } catch (IOException | IllegalArgumentException e) {

@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -23,8 +24,9 @@ import java.util.stream.Collectors;
  * A cross-node clone and a cross-node restore through two real drivers (node-a holds a 1 GiB block
  * volume with 512 MiB of random data in every other MiB (as {@link SnapshotBenchmark} writes it),
  * and a snapshot of it; node-b creates volumes from them), next to {@code cp --sparse=always} of
- * the same image on the same disk. Node b reaches node a through a relay that counts the bytes node
- * a sends. Not a test: bench/copy-bench.sh runs it (in the peer test package, for the two-driver
+ * the same image on the same disk, and next to the raw tools' copy of the same bytes over TLS
+ * ({@link NativeTlsCopy}). Node b reaches node a through a relay that counts the bytes node a
+ * sends. Not a test: bench/copy-bench.sh runs it (in the peer test package, for the two-driver
  * fixture); it prints table rows.
  *
  * <p>Usage: {@code CrossNodeCopyBenchmark RUNS}.
@@ -76,10 +78,12 @@ public final class CrossNodeCopyBenchmark {
         nodes.driver("node-b").csi().deleteVolume(made);
       }
       nodes.standIn("node-a", direct);
+      Optional<NativeTlsCopy> socat = NativeTlsCopy.of(image);
       System.out.println();
       System.out.println(
-          "| run | copy | pull | CPU of both drivers | cp --sparse=always | rate ÷ cp's |");
-      System.out.println("|---|---|---|---|---|---|");
+          "| run | copy | pull | CPU of both drivers | cp --sparse=always | rate ÷ cp's"
+              + " | socat over TLS, the same bytes | rate ÷ socat's |");
+      System.out.println("|---|---|---|---|---|---|---|---|");
       for (int run = 1; run <= runs; run++) {
         for (String kind : List.of("clone", "restore")) {
           String name = kind + "-" + run;
@@ -96,6 +100,7 @@ public final class CrossNodeCopyBenchmark {
               };
           long pullNanos;
           long cpNanos;
+          long socatNanos;
           long cpuBefore = driversCpuNanos();
           long cpuAfter;
           // Alternated, so that neither always reads the source's pages first.
@@ -103,14 +108,16 @@ public final class CrossNodeCopyBenchmark {
             pullNanos = time(pull);
             cpuAfter = driversCpuNanos();
             cpNanos = time(cp);
+            socatNanos = socat.isPresent() ? socat.get().time() : 0;
           } else {
+            socatNanos = socat.isPresent() ? socat.get().time() : 0;
             cpNanos = time(cp);
             cpuBefore = driversCpuNanos();
             pullNanos = time(pull);
             cpuAfter = driversCpuNanos();
           }
           System.out.printf(
-              "| %d | %s | %.1f s, %.0f MiB/s | %.1f s | %.1f s, %.0f MiB/s | %.2f |%n",
+              "| %d | %s | %.1f s, %.0f MiB/s | %.1f s | %.1f s, %.0f MiB/s | %.2f | %s |%n",
               run,
               kind,
               pullNanos / 1e9,
@@ -118,10 +125,20 @@ public final class CrossNodeCopyBenchmark {
               (cpuAfter - cpuBefore) / 1e9,
               cpNanos / 1e9,
               allocated / (double) MIB / (cpNanos / 1e9),
-              cpNanos / (double) pullNanos);
+              cpNanos / (double) pullNanos,
+              socat.isEmpty()
+                  ? "not installed | |"
+                  : String.format(
+                      "%.1f s, %.0f MiB/s | %.2f",
+                      socatNanos / 1e9,
+                      socat.get().bytes() / (double) MIB / (socatNanos / 1e9),
+                      socatNanos / (double) pullNanos));
           nodes.driver("node-b").csi().deleteVolume(made[0]);
           Files.deleteIfExists(rawCopy);
         }
+      }
+      if (socat.isPresent()) {
+        socat.get().close();
       }
       // The image's JVMs hand freed C heap back every 5 s (-XX:TrimNativeHeapInterval).
       Thread.sleep(6_000);

@@ -49,7 +49,8 @@ public final class PieceBlocks {
         existing.get().close();
         return null;
       }
-      return new PieceBlocks(BlockSums.Writer.create(image, Files.size(image)), Files.size(image));
+      long size = Files.size(image);
+      return new PieceBlocks(BlockSums.Writer.create(image, size), size);
     } catch (IOException e) {
       log.info("no record of the blocks of {}: {}", image, e.getMessage());
       return null;
