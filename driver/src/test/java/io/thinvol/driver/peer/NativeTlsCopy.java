@@ -1,6 +1,7 @@
 package io.thinvol.driver.peer;
 
 import io.thinvol.driver.host.ImageExtents;
+import io.thinvol.driver.host.ProcessCommandRunner;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.ByteBuffer;
@@ -8,6 +9,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -25,6 +27,8 @@ import java.util.stream.Stream;
 final class NativeTlsCopy implements AutoCloseable {
 
   private static final int BUFFER = 256 << 10;
+  private static final Duration LIMIT = Duration.ofMinutes(5);
+  private static final ProcessCommandRunner HOST = new ProcessCommandRunner();
 
   private final Path work;
   private final Path data;
@@ -50,23 +54,25 @@ final class NativeTlsCopy implements AutoCloseable {
     copy.writeAllocatedRanges(image);
     Path key = copy.work.resolve("key.pem");
     Path cert = copy.work.resolve("cert.pem");
-    run(
-        "openssl",
-        "req",
-        "-x509",
-        "-newkey",
-        "ec",
-        "-pkeyopt",
-        "ec_paramgen_curve:prime256v1",
-        "-nodes",
-        "-days",
-        "1",
-        "-subj",
-        "/CN=native-tls-copy",
-        "-keyout",
-        key.toString(),
-        "-out",
-        cert.toString());
+    HOST.run(
+        LIMIT,
+        List.of(
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "ec",
+            "-pkeyopt",
+            "ec_paramgen_curve:prime256v1",
+            "-nodes",
+            "-days",
+            "1",
+            "-subj",
+            "/CN=native-tls-copy",
+            "-keyout",
+            key.toString(),
+            "-out",
+            cert.toString()));
     Files.write(copy.identity, Files.readAllBytes(key));
     Files.write(copy.identity, Files.readAllBytes(cert), StandardOpenOption.APPEND);
     return Optional.of(copy);
@@ -97,17 +103,19 @@ final class NativeTlsCopy implements AutoCloseable {
     try {
       awaitListening(port);
       long start = System.nanoTime();
-      run(
-          "socat",
-          "-b",
-          "" + BUFFER,
-          "-u",
-          "FILE:" + data,
-          "OPENSSL:127.0.0.1:" + port + ",verify=0");
-      if (!receiver.waitFor(5, TimeUnit.MINUTES) || receiver.exitValue() != 0) {
+      HOST.run(
+          LIMIT,
+          List.of(
+              "socat",
+              "-b",
+              "" + BUFFER,
+              "-u",
+              "FILE:" + data,
+              "OPENSSL:127.0.0.1:" + port + ",verify=0"));
+      if (!receiver.waitFor(LIMIT.toMinutes(), TimeUnit.MINUTES) || receiver.exitValue() != 0) {
         throw new IllegalStateException("the receiving socat failed");
       }
-      run("sync", "--", received.toString(), work.toString());
+      HOST.run(LIMIT, List.of("sync", "--", received.toString(), work.toString()));
       long took = System.nanoTime() - start;
       if (Files.size(received) != Files.size(data)) {
         throw new IllegalStateException("socat received " + Files.size(received) + " bytes");
@@ -162,14 +170,6 @@ final class NativeTlsCopy implements AutoCloseable {
   private static boolean onPath(String tool) {
     return Stream.of(System.getenv("PATH").split(":"))
         .anyMatch(dir -> Files.isExecutable(Path.of(dir, tool)));
-  }
-
-  private static void run(String... argv) throws Exception {
-    Process process = new ProcessBuilder(argv).redirectErrorStream(true).start();
-    String output = new String(process.getInputStream().readAllBytes());
-    if (process.waitFor() != 0) {
-      throw new IllegalStateException(String.join(" ", argv) + " failed: " + output);
-    }
   }
 
   @Override

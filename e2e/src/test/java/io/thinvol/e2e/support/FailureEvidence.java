@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -108,11 +107,10 @@ public final class FailureEvidence {
   }
 
   private static String lastSeen(Event event) {
-    return String.valueOf(
-        Objects.requireNonNullElse(
-            event.getLastTimestamp(),
-            Objects.requireNonNullElse(
-                event.getEventTime() == null ? null : event.getEventTime().getTime(), "")));
+    if (event.getLastTimestamp() != null) {
+      return event.getLastTimestamp();
+    }
+    return event.getEventTime() == null ? "" : event.getEventTime().getTime();
   }
 
   private void write(String file, String text) {

@@ -49,8 +49,7 @@ public final class PieceBlocks {
         existing.get().close();
         return null;
       }
-      long size = Files.size(image);
-      return new PieceBlocks(BlockSums.Writer.create(image, size), size);
+      return of(image, Files.size(image));
     } catch (IOException e) {
       log.info("no record of the blocks of {}: {}", image, e.getMessage());
       return null;

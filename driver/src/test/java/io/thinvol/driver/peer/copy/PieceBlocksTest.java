@@ -36,19 +36,18 @@ class PieceBlocksTest {
   void piecesRecordWhatAReadOfTheImageRecords() throws IOException {
     Path image = dir.resolve("disk.img");
     Random random = new Random(5);
-    try (FileChannel out =
-        FileChannel.open(image, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-      PieceBlocks blocks = PieceBlocks.of(image, SIZE);
-      put(out, blocks, 0, 256 * KIB, random, 64 * KIB); // a run of zeros inside
-      put(out, blocks, MIB, 12 * KIB, random, -1);
-      put(out, blocks, SEGMENT - 128 * KIB, 256 * KIB, random, -1); // across a segment's end
-      // nothing in the third segment
-      put(out, blocks, 3 * SEGMENT + 4096, 4096, random, 0); // a block of zeros alone
-      put(out, blocks, 3 * SEGMENT + 2 * MIB, 512 * KIB, random, -1);
-      out.force(true);
-      extend(image);
-      assertThat(blocks.seal(image)).isTrue();
-    }
+    boolean sealed =
+        writeAndSeal(
+            image,
+            (out, blocks) -> {
+              put(out, blocks, 0, 256 * KIB, random, 64 * KIB); // a run of zeros inside
+              put(out, blocks, MIB, 12 * KIB, random, -1);
+              put(out, blocks, SEGMENT - 128 * KIB, 256 * KIB, random, -1); // across a segment
+              // nothing in the third segment
+              put(out, blocks, 3 * SEGMENT + 4096, 4096, random, 0); // a block of zeros alone
+              put(out, blocks, 3 * SEGMENT + 2 * MIB, 512 * KIB, random, -1);
+            });
+    assertThat(sealed).isTrue();
     byte[] fromPieces = Files.readAllBytes(BlockSumsFile.of(image));
 
     Files.delete(BlockSumsFile.of(image));
@@ -67,17 +66,35 @@ class PieceBlocksTest {
   void aPieceOffTheBlocksMakesNoRecord() throws IOException {
     Path image = dir.resolve("disk.img");
     Random random = new Random(9);
+    boolean sealed =
+        writeAndSeal(
+            image,
+            (out, blocks) -> {
+              put(out, blocks, 0, 8192, random, -1);
+              put(out, blocks, 8192, 1000, random, -1);
+            });
+    assertThat(sealed).isFalse();
+    try (Stream<Path> files = Files.list(dir)) {
+      assertThat(files).containsExactly(image);
+    }
+  }
+
+  private interface Pieces {
+    void write(FileChannel out, PieceBlocks blocks) throws IOException;
+  }
+
+  /**
+   * A new image of {@code SIZE} bytes written by {@code pieces}, recorded as they go, synced and
+   * extended as the driver leaves it; whether the record was sealed.
+   */
+  private static boolean writeAndSeal(Path image, Pieces pieces) throws IOException {
     try (FileChannel out =
         FileChannel.open(image, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
       PieceBlocks blocks = PieceBlocks.of(image, SIZE);
-      put(out, blocks, 0, 8192, random, -1);
-      put(out, blocks, 8192, 1000, random, -1);
+      pieces.write(out, blocks);
       out.force(true);
       extend(image);
-      assertThat(blocks.seal(image)).isFalse();
-    }
-    try (Stream<Path> files = Files.list(dir)) {
-      assertThat(files).containsExactly(image);
+      return blocks.seal(image);
     }
   }
 
