@@ -3,6 +3,9 @@ package io.thinvol.driver.peer.copy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.thinvol.driver.XfsDataDir;
+import io.thinvol.driver.core.RemoteSources.DeltaBase;
+import io.thinvol.driver.core.metadata.ByteRange;
+import io.thinvol.driver.core.metadata.RangeCursor;
 import io.thinvol.driver.host.BlockSumsFile;
 import io.thinvol.driver.host.ImageExtents;
 import io.thinvol.driver.host.ProcessCommandRunner;
@@ -15,6 +18,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -92,29 +97,66 @@ class DeltaResultCheckTest {
         .run(
             Duration.ofSeconds(30),
             List.of("cp", "--reflink=always", result.toString(), next.toString()));
-    try (DeltaResultCheck check = DeltaResultCheck.open(next, SIZE, result, null)) {
+    try (DeltaResultCheck check =
+        DeltaResultCheck.open(next, SIZE, new DeltaBase(result, false), null)) {
       assertThat(check.digest(snapshot)).isEqualTo(snapshot);
       assertThat(check.readBytes()).isZero();
     }
   }
 
   @Test
-  void aSnapshotsDigestTakesWhatItSharesWithARecordedEarlierSnapshotFromItsRecord()
+  void aSnapshotsChangesAndDigestAreFoundFromTheRecordOfAnEarlierOneWithoutReadingIt()
       throws Exception {
     ImageDigest snapshot = applyChanges(); // the result stands for the later snapshot here
-    try (ImageExtents later = ImageExtents.open(result)) {
-      ContentDigest.Progressive digest = ContentDigest.ofSnapshot(later, SIZE, base);
-      digest.completeUpTo(SIZE / 2); // read while the delta is sent
-      assertThat(ContentDigest.await(digest.finish())).isEqualTo(snapshot);
-      assertThat(digest.readBytes()).isBetween(3L * CHANGE, 3L * CHANGE + 3 * MIB);
-      digest.abandon();
-
-      Files.delete(BlockSumsFile.of(base));
-      digest = ContentDigest.ofSnapshot(later, SIZE, base);
-      assertThat(ContentDigest.await(digest.finish())).isEqualTo(snapshot);
-      assertThat(digest.readBytes()).isGreaterThan(24 * MIB);
-      digest.abandon();
+    List<ByteRange> changes = new ArrayList<>();
+    for (long at : CHANGES) {
+      changes.add(new ByteRange(at, CHANGE));
     }
+    try (ImageExtents later = ImageExtents.open(result)) {
+      try (DeltaParts delta = DeltaParts.of(later, SIZE, base, new Ranges(List.of()))) {
+        assertThat(delta).isInstanceOf(RecordedDelta.class);
+        assertThat(ranges(delta)).isEqualTo(changes);
+        assertThat(delta.digest()).isEqualTo(snapshot);
+      }
+
+      // Without the earlier snapshot's record: the ranges compared, the digest read.
+      Files.delete(BlockSumsFile.of(base));
+      try (DeltaParts delta = DeltaParts.of(later, SIZE, base, new Ranges(changes))) {
+        assertThat(delta).isInstanceOf(ComparedDelta.class);
+        assertThat(ranges(delta)).isEqualTo(changes);
+        assertThat(delta.digest()).isEqualTo(snapshot);
+      }
+    }
+  }
+
+  private static List<ByteRange> ranges(RangeCursor cursor) throws IOException {
+    List<ByteRange> ranges = new ArrayList<>();
+    for (ByteRange range = cursor.next(); range != null; range = cursor.next()) {
+      ranges.add(range);
+    }
+    return ranges;
+  }
+
+  /** Ranges found by comparing the snapshots, as SnapshotMetadata would. */
+  private static final class Ranges implements RangeCursor {
+    private final Iterator<ByteRange> next;
+
+    Ranges(List<ByteRange> ranges) {
+      this.next = ranges.iterator();
+    }
+
+    @Override
+    public long capacityBytes() {
+      return SIZE;
+    }
+
+    @Override
+    public ByteRange next() {
+      return next.hasNext() ? next.next() : null;
+    }
+
+    @Override
+    public void close() {}
   }
 
   @Test
@@ -197,7 +239,8 @@ class DeltaResultCheckTest {
   }
 
   private Checked check(ImageDigest theirs, Path base, BlockSums.Writer record) throws Exception {
-    try (DeltaResultCheck check = DeltaResultCheck.open(result, SIZE, base, record)) {
+    try (DeltaResultCheck check =
+        DeltaResultCheck.open(result, SIZE, new DeltaBase(base, false), record)) {
       ImageDigest ours = check.digest(theirs);
       return new Checked(ours, check.readBytes());
     }
