@@ -9,7 +9,6 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.thinvol.addons.call.ProjectedToken;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.driver.client.AddonsClient;
 import io.thinvol.driver.client.CsiClient;
@@ -98,13 +97,8 @@ class DriverImageTest {
     Images images =
         Images.fromEnvironment(Map.of("RELATED_IMAGE_DRIVER", Podman.driverImage())::get);
     Settings settings =
-        new Settings(
-            "thinvol-system",
-            "quay.io/thinvol/thinvol:not-run-here",
-            false,
-            false,
-            ProjectedToken.DEFAULT_AUDIENCE,
-            images);
+        new Settings("thinvol-system", "quay.io/thinvol/thinvol:not-run-here", false, false)
+            .withImages(images);
     PodSpec pod =
         NodeDaemonSetModel.desired(backend, settings, false).getSpec().getTemplate().getSpec();
     Container driver = pod.getContainers().get(0);
