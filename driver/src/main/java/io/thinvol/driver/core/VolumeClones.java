@@ -77,34 +77,55 @@ final class VolumeClones {
   }
 
   private VolumeRecord fromSnapshot(VolumeSpec spec, SnapshotRecord snapshot, Duration budget) {
-    VolumeSpecChecks.requireRestorable(
-        spec, snapshot.sourceAccessType(), snapshot.fsType(), "snapshot " + snapshot.id());
-    try (OperationLocks.Held held = locks.tryAcquire(snapshot.id(), "snapshot " + snapshot.id())) {
-      long size = volumes.sizeFor(spec, snapshot.sizeBytes());
-      return volumes.assemble(
-          spec,
-          size,
-          size > snapshot.sizeBytes(),
-          inheritedFormat(spec, snapshot.formatted(), layout.snapshotImage(snapshot.id())),
-          image -> {
-            copier.copySnapshot(snapshot.id(), image, budget);
-            volumes.allocateSparse(image, size);
-          });
-    }
+    String id = snapshot.id();
+    LocalSource source =
+        new LocalSource(
+            id,
+            "snapshot " + id,
+            snapshot.sizeBytes(),
+            snapshot.sourceAccessType(),
+            snapshot.fsType(),
+            snapshot.formatted(),
+            layout.snapshotImage(id));
+    return fromThisNode(spec, source, image -> copier.copySnapshot(id, image, budget));
   }
 
   private VolumeRecord fromVolume(VolumeSpec spec, VolumeRecord origin, Duration budget) {
-    VolumeSpecChecks.requireRestorable(
-        spec, origin.accessType(), origin.fsType(), "volume " + origin.id());
-    try (OperationLocks.Held held = locks.tryAcquire(origin.id(), "volume " + origin.id())) {
-      long size = volumes.sizeFor(spec, origin.sizeBytes());
+    LocalSource source =
+        new LocalSource(
+            origin.id(),
+            "volume " + origin.id(),
+            origin.sizeBytes(),
+            origin.accessType(),
+            origin.fsType(),
+            origin.formatted(),
+            layout.volumeImage(origin.id()));
+    return fromThisNode(spec, source, image -> copier.copy(origin, image, budget));
+  }
+
+  /** A snapshot or volume of this node, as a volume made from it sees it. */
+  private record LocalSource(
+      String id,
+      String what,
+      long sizeBytes,
+      AccessType accessType,
+      String fsType,
+      Boolean formatted,
+      Path image) {}
+
+  /** The new volume copied from {@code source}, held under its lock throughout. */
+  private VolumeRecord fromThisNode(
+      VolumeSpec spec, LocalSource source, VolumeManager.ImageWriter copy) {
+    VolumeSpecChecks.requireRestorable(spec, source.accessType(), source.fsType(), source.what());
+    try (OperationLocks.Held held = locks.tryAcquire(source.id(), source.what())) {
+      long size = volumes.sizeFor(spec, source.sizeBytes());
       return volumes.assemble(
           spec,
           size,
-          size > origin.sizeBytes(),
-          inheritedFormat(spec, origin.formatted(), layout.volumeImage(origin.id())),
+          size > source.sizeBytes(),
+          inheritedFormat(spec, source.formatted(), source.image()),
           image -> {
-            copier.copy(origin, image, budget);
+            copy.write(image);
             volumes.allocateSparse(image, size);
           });
     }
