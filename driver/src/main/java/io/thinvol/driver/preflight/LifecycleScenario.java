@@ -13,6 +13,7 @@ import csi.v1.VolumeContentSource;
 import csi.v1.VolumeUsage;
 import io.thinvol.driver.client.AddonsClient;
 import io.thinvol.driver.client.Capabilities;
+import io.thinvol.driver.client.ContentSources;
 import io.thinvol.driver.client.CsiClient;
 import io.thinvol.driver.host.FileStats;
 import io.thinvol.driver.host.Privileges;
@@ -112,12 +113,8 @@ final class LifecycleScenario {
   }
 
   private String restoreAndCompare() throws IOException {
-    VolumeContentSource source =
-        VolumeContentSource.newBuilder()
-            .setSnapshot(VolumeContentSource.SnapshotSource.newBuilder().setSnapshotId(snapshotId))
-            .build();
     VolumeCapability ext4 = Capabilities.mount("ext4");
-    String restored = create("restored", GIB, ext4, source);
+    String restored = create("restored", GIB, ext4, ContentSources.snapshotSource(snapshotId));
     stage(restored, "restored", ext4);
     publish(restored, "restored", ext4);
     requireSameData(target("restored").resolve("data.bin"), checksum);
