@@ -29,7 +29,7 @@ final class VolumeClones {
   private final HostTools host;
   private final OperationLocks locks;
   private final ImageCopier copier;
-  private final VolumeManager volumes;
+  private final VolumeAssembly assembly;
   private final RemoteSources remotes;
 
   VolumeClones(
@@ -39,7 +39,7 @@ final class VolumeClones {
       HostTools host,
       OperationLocks locks,
       ImageCopier copier,
-      VolumeManager volumes,
+      VolumeAssembly assembly,
       RemoteSources remotes) {
     this.nodeId = nodeId;
     this.layout = layout;
@@ -47,7 +47,7 @@ final class VolumeClones {
     this.host = host;
     this.locks = locks;
     this.copier = copier;
-    this.volumes = volumes;
+    this.assembly = assembly;
     this.remotes = remotes;
   }
 
@@ -115,18 +115,18 @@ final class VolumeClones {
 
   /** The new volume copied from {@code source}, held under its lock throughout. */
   private VolumeRecord fromThisNode(
-      VolumeSpec spec, LocalSource source, VolumeManager.ImageWriter copy) {
+      VolumeSpec spec, LocalSource source, VolumeAssembly.ImageWriter copy) {
     VolumeSpecChecks.requireRestorable(spec, source.accessType(), source.fsType(), source.what());
     try (OperationLocks.Held held = locks.tryAcquire(source.id(), source.what())) {
-      long size = volumes.sizeFor(spec, source.sizeBytes());
-      return volumes.assemble(
+      long size = assembly.sizeFor(spec, source.sizeBytes());
+      return assembly.assemble(
           spec,
           size,
           size > source.sizeBytes(),
           inheritedFormat(spec, source.formatted(), source.image()),
           image -> {
             copy.write(image);
-            volumes.allocateSparse(image, size);
+            assembly.allocateSparse(image, size);
           });
     }
   }
@@ -198,8 +198,8 @@ final class VolumeClones {
       Duration budget) {
     SourceImage source = copy.description();
     VolumeSpecChecks.requireRestorable(spec, source.accessType(), source.fsType(), what);
-    long size = volumes.sizeFor(spec, source.sizeBytes());
-    return volumes.assemble(
+    long size = assembly.sizeFor(spec, source.sizeBytes());
+    return assembly.assemble(
         spec,
         size,
         size > source.sizeBytes(),
@@ -209,7 +209,7 @@ final class VolumeClones {
             copier.copy(base, image, budget);
           }
           copy.writeTo(image, base == null ? null : layout.volumeImage(base.id()));
-          volumes.allocateSparse(image, size);
+          assembly.allocateSparse(image, size);
           copy.recordBlocks(image);
         });
   }
