@@ -27,6 +27,7 @@ import io.thinvol.operator.dependent.NodePodMonitorDependent;
 import io.thinvol.operator.dependent.NodeRoleBindingDependent;
 import io.thinvol.operator.dependent.NodeRoleDependent;
 import io.thinvol.operator.dependent.NodeServiceAccountDependent;
+import io.thinvol.operator.dependent.SnapshotClassesWanted;
 import io.thinvol.operator.dependent.SnapshotMetadataApi;
 import io.thinvol.operator.dependent.SnapshotMetadataEndpointDependent;
 import io.thinvol.operator.dependent.SnapshotMetadataServiceDependent;
@@ -69,13 +70,13 @@ import org.slf4j.LoggerFactory;
           name = "snapshot-class",
           type = VolumeSnapshotClassDependent.class,
           activationCondition = VolumeSnapshotClassDependent.SnapshotApi.class,
-          reconcilePrecondition = VolumeSnapshotClassDependent.Wanted.class,
+          reconcilePrecondition = SnapshotClassesWanted.class,
           dependsOn = "csi-driver"),
       @Dependent(
           name = "group-snapshot-class",
           type = VolumeGroupSnapshotClassDependent.class,
           activationCondition = VolumeGroupSnapshotClassDependent.GroupSnapshotApi.class,
-          reconcilePrecondition = VolumeGroupSnapshotClassDependent.Wanted.class,
+          reconcilePrecondition = SnapshotClassesWanted.class,
           dependsOn = "csi-driver"),
       @Dependent(
           name = "snapshot-metadata-tls",
