@@ -1,6 +1,7 @@
 package io.thinvol.operator;
 
 import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -19,11 +20,14 @@ import io.thinvol.api.v1alpha1.ReclaimSpaceJob;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.driver.host.ProcessCommandRunner;
 import io.thinvol.operator.model.Settings;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -81,12 +85,29 @@ public final class ReclaimJobBenchmark {
         tls =
             client.secrets().inNamespace(NAMESPACE).withName(BackendNames.ADDONS_TLS_SECRET).get();
       }
-      try (DriverOnHost host = DriverOnHost.start(client, NAMESPACE, "local", tls)) {
+      try (DriverOnHost host = DriverOnHost.start(client, NAMESPACE, "local", stored(tls))) {
         run(client, host, rounds, bytes, trace);
       }
     } finally {
       server.destroy();
     }
+  }
+
+  /**
+   * The Secret as a real API server stores it: the operator writes {@code stringData}, which this
+   * mock keeps as written instead of encoding it into {@code data}.
+   */
+  private static Secret stored(Secret written) {
+    Map<String, String> data =
+        new HashMap<>(Optional.ofNullable(written.getData()).orElse(Map.of()));
+    Optional.ofNullable(written.getStringData())
+        .orElse(Map.of())
+        .forEach(
+            (key, value) ->
+                data.put(
+                    key,
+                    Base64.getEncoder().encodeToString(value.getBytes(StandardCharsets.UTF_8))));
+    return new SecretBuilder(written).withData(data).withStringData(null).build();
   }
 
   private static void run(
