@@ -62,10 +62,14 @@ probe_round() {
   dir="$work/probe"
   rm -rf "$dir"
   mkdir -p "$dir/csi" "$dir/data"
+  # The DaemonSet's endpoints: both sockets, the TLS port, the health port.
   podman create --name thinvol-node-start-probe --privileged --user 0 --network none \
-    --volume "$dir/csi:/csi" --volume "$dir/data:$dir/data" --tmpfs /tmp "$image" \
-    driver --csi-endpoint=unix:///csi/csi.sock --driver-name=start.thinvol.io --node-id=bench \
-    --data-dir="$dir/data" --http-port=0 >/dev/null
+    --volume "$dir/csi:/csi" --volume "$dir/data:$dir/data" --volume "$work/tls:/etc/thinvol/tls:ro" \
+    --tmpfs /tmp "$image" \
+    driver --csi-endpoint=unix:///csi/csi.sock --addons-endpoint=unix:///csi/csi-addons.sock \
+    --addons-port=9070 --addons-tls-cert=/etc/thinvol/tls/tls.crt \
+    --addons-tls-key=/etc/thinvol/tls/tls.key --driver-name=start.thinvol.io --node-id=bench \
+    --data-dir="$dir/data" --http-port=9808 >/dev/null
   java -cp "$cp" io.thinvol.driver.bench.FirstProbe "$dir/csi/csi.sock" 60 >"$dir/first" &
   local probe=$!
   sleep 1 # the probe client's own start
@@ -82,6 +86,9 @@ probe_round() {
     "$(minus "$first" "$started")" "$(minus "$first" "$start")"
 }
 
+mkdir -p "$work/tls"
+openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost \
+  -keyout "$work/tls/tls.key" -out "$work/tls/tls.crt" 2>/dev/null
 echo "node start: old $old_operator + $old_driver, new $new_operator + $new_driver;" \
   "$(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg)"
 for round in $(seq 1 "$rounds"); do
