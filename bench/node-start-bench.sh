@@ -181,10 +181,12 @@ EOF
     watch_pods thinvol-bench=node-start "$watch_log"
     local workload_watch="$watcher"
     sleep 1
+    local switching=""
     if [ "$kind" = restart ]; then
       k -n "$namespace" delete pod "$old_pod" --wait=false >/dev/null
     else
-      use "$side"
+      use "$side" &
+      switching=$!
     fi
     new_pod=""
     for _ in $(seq 1 1200); do
@@ -199,6 +201,7 @@ EOF
     done
     kill "$node_watch" "$workload_watch" 2>/dev/null || true
     wait "$node_watch" "$workload_watch" 2>/dev/null || true
+    if [ -n "$switching" ]; then wait "$switching"; fi
     created="$(awk -v p="$new_pod" '$2 == p {print $1; exit}' "$watch_log")"
     ready="$(awk -v p="$new_pod" '$2 == p && $3 == "True" {print $1; exit}' "$watch_log")"
     running="$(awk '$2 == "workload" && $4 == "Running" {print $1; exit}' "$watch_log")"
@@ -209,6 +212,10 @@ EOF
     fi
     stamp="$(k -n "$namespace" logs "$new_pod" -c driver --timestamps |
       awk '/staged volume/ {print $1; exit}')"
+    if [ -z "$stamp" ]; then
+      echo "node pod $new_pod logged no NodeStage: was the volume still staged?" >&2
+      return 1
+    fi
     staged="$(date -d "$stamp" +%s.%N)"
     echo "$side $kind $(minus "$ready" "$created") $(minus "$staged" "$created") $(minus "$running" "$created")" \
       >>"$work/starts"
