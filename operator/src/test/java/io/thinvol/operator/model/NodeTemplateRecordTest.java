@@ -2,6 +2,9 @@ package io.thinvol.operator.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.thinvol.addons.call.ProjectedToken;
 import io.thinvol.api.v1alpha1.StorageBackend;
@@ -49,7 +52,7 @@ class NodeTemplateRecordTest {
         .isEqualTo(current);
   }
 
-  private static String template() {
+  private static String template() throws Exception {
     StorageBackend backend =
         Serialization.unmarshal(
             """
@@ -78,7 +81,12 @@ class NodeTemplateRecordTest {
             true,
             ProjectedToken.DEFAULT_AUDIENCE,
             images);
-    return Serialization.asYaml(
-        NodeDaemonSetModel.desired(backend, settings, true).getSpec().getTemplate());
+    Object template = NodeDaemonSetModel.desired(backend, settings, true).getSpec().getTemplate();
+    // Keys sorted, as the API server stores objects: the model's maps (Map.of) iterate in an
+    // order that changes from one JVM to the next.
+    ObjectMapper yaml =
+        new ObjectMapper(new YAMLFactory())
+            .configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true);
+    return yaml.writeValueAsString(Serialization.jsonMapper().convertValue(template, Object.class));
   }
 }
