@@ -18,7 +18,8 @@ java_home="${JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v jlink)
 #                  to drivers, its API server connection, the driver's TLS port and peer copies)
 RUNTIME_ONLY="jdk.crypto.ec"
 
-# module: the classes (prefixes) whose references to it are never followed in these images.
+# module: the classes (with their nested classes; "a.b." for a package) whose references to it are
+# never followed in these images.
 #   java.desktop   JNA's AWT helpers (native window handles); Jackson's java.beans annotations
 #                  (@ConstructorProperties, which no model here uses; Jackson does without them);
 #                  commons-lang3's circuit breaker and SnakeYAML's bean introspector, neither called
@@ -43,8 +44,11 @@ for module in $(awk '/^[^ ]/ && NF == 3 && $2 == "->" {print $3}' "$deps" | sort
       sort -u)"
     others="$(printf '%s\n' "$users" | while read -r user; do
       known=""
-      for prefix in $allowed; do
-        case "$user" in "$prefix"*) known=1 ;; esac
+      for entry in $allowed; do
+        case "$entry" in
+          *.) case "$user" in "$entry"*) known=1 ;; esac ;;          # a package and its subpackages
+          *) case "$user" in "$entry" | "$entry"'$'*) known=1 ;; esac ;; # a class and its nested ones
+        esac
       done
       [ -n "$known" ] || echo "$user"
     done)"
@@ -56,6 +60,10 @@ for module in $(awk '/^[^ ]/ && NF == 3 && $2 == "->" {print $3}' "$deps" | sort
   fi
   modules="$modules,$module"
 done
+case "$modules" in
+  *,java.base*) ;;
+  *) echo "java-runtime: jdeps found no use of java.base in $jar" >&2; exit 1 ;;
+esac
 modules="${modules#,},$RUNTIME_ONLY"
 echo "java-runtime: $modules" >&2
 
