@@ -31,7 +31,11 @@ final class ContainerParts {
         .build();
   }
 
-  /** Every field set: the API server defaults missing ones, and a diff would loop forever. */
+  /**
+   * Every field set: the API server defaults missing ones, and a diff would loop forever. No
+   * initial delay: a sidecar's first probes come after its start (no startup probe needed: its
+   * liveness probe allows 5 failures 10 s apart), the driver's after its startup probe passed.
+   */
   static Probe httpProbe(String path, String port, int failures) {
     return new ProbeBuilder()
         .withNewHttpGet()
@@ -39,7 +43,7 @@ final class ContainerParts {
         .withPort(new IntOrString(port))
         .withScheme("HTTP")
         .endHttpGet()
-        .withInitialDelaySeconds(10)
+        .withInitialDelaySeconds(0)
         .withPeriodSeconds(10)
         .withTimeoutSeconds(3)
         .withSuccessThreshold(1)

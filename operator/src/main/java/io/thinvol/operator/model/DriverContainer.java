@@ -2,6 +2,8 @@ package io.thinvol.operator.model;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.Probe;
+import io.fabric8.kubernetes.api.model.ProbeBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import io.thinvol.api.BackendNames;
@@ -65,6 +67,7 @@ final class DriverContainer {
         // Writes go to the mounts only; /tmp is for the native libraries Netty unpacks.
         .withReadOnlyRootFilesystem(true)
         .endSecurityContext()
+        .withStartupProbe(startupProbe())
         .withLivenessProbe(ContainerParts.httpProbe("/healthz", "healthz", 5))
         .withReadinessProbe(
             ContainerParts.httpProbe("/readyz", NodeDaemonSetModel.HTTP_PORT_NAME, 3))
@@ -86,6 +89,22 @@ final class DriverContainer {
                 .withReadOnly(true)
                 .build(),
             PeerForwardingModel.tokenMount())
+        .build();
+  }
+
+  /**
+   * Asks the driver's own {@code /healthz} (its port opens once every gRPC endpoint serves) every
+   * second from its container's start, holding back its liveness and readiness probes until it
+   * answers. The kubelet runs the readiness probe as soon as this one passes, so the pod is Ready
+   * within about a second of the driver serving, where a readiness probe's own initial delay and
+   * period kept it waiting ten seconds or more. Not {@code /readyz}: a driver whose data dir is
+   * unusable keeps running, not ready, saying why. Two minutes to start: a node under load.
+   */
+  private static Probe startupProbe() {
+    return new ProbeBuilder(
+            ContainerParts.httpProbe("/healthz", NodeDaemonSetModel.HTTP_PORT_NAME, 120))
+        .withPeriodSeconds(1)
+        .withTimeoutSeconds(1)
         .build();
   }
 }
