@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.thinvol.driver.core.RemoteSources.DeltaBase;
 import io.thinvol.driver.host.BlockSumsFile;
-import io.thinvol.driver.host.ImageExtents;
 import io.thinvol.driver.host.ProcessCommandRunner;
 import io.thinvol.driver.host.SparseFiles;
 import io.thinvol.peer.v1.ImageDigest;
@@ -20,7 +19,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -63,7 +61,7 @@ class CopiedBaseTest {
     try (FileChannel out =
         FileChannel.open(base, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
       for (long at = 0; at < SIZE; at += 4 * MIB) { // 1 MiB of data in every 4
-        write(out, at, random(random, (int) MIB));
+        ImageBytes.write(out, at, ImageBytes.random(random, (int) MIB));
       }
       out.force(true);
     }
@@ -78,7 +76,7 @@ class CopiedBaseTest {
 
   @Test
   void aFullCopyOfARecordedBaseIsCheckedFromItsRecordAndThePiecesWithoutARead() throws Exception {
-    ImageDigest theirs = fullRead(snapshot);
+    ImageDigest theirs = ImageBytes.fullRead(snapshot, SIZE);
     BlockSums.Writer record = BlockSums.Writer.create(result, SIZE);
 
     try (DeltaResultCheck check = open(record)) {
@@ -100,7 +98,7 @@ class CopiedBaseTest {
   @Test
   void aChangeThePiecesMissedFailsTheCheck() throws Exception {
     apply(snapshot, List.of(new Piece(40 * MIB, 4096, false)), null); // not in the delta
-    ImageDigest theirs = fullRead(snapshot);
+    ImageDigest theirs = ImageBytes.fullRead(snapshot, SIZE);
 
     try (DeltaResultCheck check = open(null)) {
       apply(result, pieces, check);
@@ -111,9 +109,9 @@ class CopiedBaseTest {
 
   @Test
   void aBaseWrittenSinceItsRecordHasTheResultReadInFull() throws Exception {
-    ImageDigest theirs = fullRead(snapshot);
+    ImageDigest theirs = ImageBytes.fullRead(snapshot, SIZE);
     try (FileChannel out = FileChannel.open(base, StandardOpenOption.WRITE)) {
-      write(out, 60 * MIB, random(new Random(3), 4096));
+      ImageBytes.write(out, 60 * MIB, ImageBytes.random(new Random(3), 4096));
     }
 
     try (DeltaResultCheck check = open(null)) {
@@ -128,7 +126,7 @@ class CopiedBaseTest {
     List<Piece> unaligned = new ArrayList<>(pieces);
     unaligned.add(new Piece(80 * MIB + 100, 1000, false));
     apply(snapshot, unaligned.subList(pieces.size(), unaligned.size()), null);
-    ImageDigest theirs = fullRead(snapshot);
+    ImageDigest theirs = ImageBytes.fullRead(snapshot, SIZE);
 
     try (DeltaResultCheck check = open(null)) {
       apply(result, unaligned, check);
@@ -156,7 +154,7 @@ class CopiedBaseTest {
           SparseFiles.punch(image, piece.offset(), piece.length());
         } else {
           ByteBuffer bytes = ByteBuffer.allocateDirect(piece.length());
-          bytes.put(random(new Random(piece.offset()), piece.length())).flip();
+          bytes.put(ImageBytes.random(new Random(piece.offset()), piece.length())).flip();
           if (check != null) {
             check.piece(piece.offset(), bytes);
           }
@@ -177,26 +175,5 @@ class CopiedBaseTest {
         .run(
             Duration.ofSeconds(30),
             List.of("cp", "--sparse=always", "--reflink=never", from.toString(), to.toString()));
-  }
-
-  private static ImageDigest fullRead(Path image) throws Exception {
-    try (ImageExtents extents = ImageExtents.open(image)) {
-      ContentDigest.Progressive reading =
-          new ContentDigest.Progressive(extents, SIZE, new AtomicBoolean());
-      return ContentDigest.await(reading.finish());
-    }
-  }
-
-  private static byte[] random(Random random, int length) {
-    byte[] bytes = new byte[length];
-    random.nextBytes(bytes);
-    return bytes;
-  }
-
-  private static void write(FileChannel out, long at, byte[] bytes) throws IOException {
-    ByteBuffer buffer = ByteBuffer.wrap(bytes);
-    while (buffer.hasRemaining()) {
-      out.write(buffer, at + buffer.position());
-    }
   }
 }

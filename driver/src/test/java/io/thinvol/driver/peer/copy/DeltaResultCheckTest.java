@@ -12,7 +12,6 @@ import io.thinvol.driver.host.ProcessCommandRunner;
 import io.thinvol.peer.v1.ImageDigest;
 import java.io.IOException;
 import java.io.RandomAccessFile;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,7 +21,6 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -67,9 +65,9 @@ class DeltaResultCheckTest {
         FileChannel.open(base, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
       // 1 MiB of data in every 4, and a block of zeros written among them
       for (long at = 0; at < SIZE; at += 4 * MIB) {
-        write(out, at, randomBytes(random, (int) MIB));
+        ImageBytes.write(out, at, ImageBytes.random(random, (int) MIB));
       }
-      write(out, 8 * MIB, new byte[4096]);
+      ImageBytes.write(out, 8 * MIB, new byte[4096]);
       out.force(true);
     }
     try (RandomAccessFile file = new RandomAccessFile(base.toFile(), "rw")) {
@@ -164,7 +162,8 @@ class DeltaResultCheckTest {
     ImageDigest snapshot = applyChanges(); // what the sender's snapshot reads as
     Files.delete(result);
     try (FileChannel out = FileChannel.open(base, StandardOpenOption.WRITE)) {
-      write(out, 12 * MIB, randomBytes(new Random(3), 4096)); // in data: S1 no more
+      ImageBytes.write(
+          out, 12 * MIB, ImageBytes.random(new Random(3), 4096)); // in data: S1 no more
     }
     ImageDigest corrupt = applyChanges();
 
@@ -177,7 +176,7 @@ class DeltaResultCheckTest {
   @Test
   void aBaseWhoseTimesWereSetBackAfterAWriteIsNotBelieved() throws Exception {
     try (FileChannel out = FileChannel.open(base, StandardOpenOption.WRITE)) {
-      write(out, 12 * MIB, randomBytes(new Random(3), 4096));
+      ImageBytes.write(out, 12 * MIB, ImageBytes.random(new Random(3), 4096));
     }
     Files.setLastModifiedTime(base, ImageSeal.SEALED); // the change time moved all the same
     assertThat(BlockSums.open(base, new StringBuilder())).isEmpty();
@@ -187,7 +186,7 @@ class DeltaResultCheckTest {
   void aDamagedRecordIsReadPastWhereItIsDamagedAndNowhereElse() throws Exception {
     ImageDigest snapshot = applyChanges();
     try (FileChannel sums = FileChannel.open(BlockSumsFile.of(base), StandardOpenOption.WRITE)) {
-      write(sums, 2 * 4096 + 100, new byte[] {1, 2, 3}); // the first segment's entries
+      ImageBytes.write(sums, 2 * 4096 + 100, new byte[] {1, 2, 3}); // the first segment's entries
     }
 
     Checked checked = check(snapshot);
@@ -197,7 +196,7 @@ class DeltaResultCheckTest {
     assertThat(checked.readBytes()).isBetween(8 * MIB, 8 * MIB + 3L * CHANGE + 3 * MIB);
 
     try (FileChannel sums = FileChannel.open(BlockSumsFile.of(base), StandardOpenOption.WRITE)) {
-      write(sums, 20, new byte[] {1}); // the header: no record at all
+      ImageBytes.write(sums, 20, new byte[] {1}); // the header: no record at all
     }
     assertThat(check(snapshot).readBytes()).isGreaterThan(24 * MIB);
   }
@@ -225,11 +224,11 @@ class DeltaResultCheckTest {
     Random random = new Random(5);
     try (FileChannel out = FileChannel.open(result, StandardOpenOption.WRITE)) {
       for (long at : CHANGES) {
-        write(out, at, randomBytes(random, CHANGE));
+        ImageBytes.write(out, at, ImageBytes.random(random, CHANGE));
       }
       out.force(true);
     }
-    return fullRead(result);
+    return ImageBytes.fullRead(result, SIZE);
   }
 
   private record Checked(ImageDigest digest, long readBytes) {}
@@ -243,27 +242,6 @@ class DeltaResultCheckTest {
         DeltaResultCheck.open(result, SIZE, new DeltaBase(base, false), record)) {
       ImageDigest ours = check.digest(theirs);
       return new Checked(ours, check.readBytes());
-    }
-  }
-
-  private static ImageDigest fullRead(Path image) throws Exception {
-    try (ImageExtents extents = ImageExtents.open(image)) {
-      ContentDigest.Progressive reading =
-          new ContentDigest.Progressive(extents, SIZE, new AtomicBoolean());
-      return ContentDigest.await(reading.finish());
-    }
-  }
-
-  private static byte[] randomBytes(Random random, int length) {
-    byte[] bytes = new byte[length];
-    random.nextBytes(bytes);
-    return bytes;
-  }
-
-  private static void write(FileChannel out, long at, byte[] bytes) throws IOException {
-    ByteBuffer buffer = ByteBuffer.wrap(bytes);
-    while (buffer.hasRemaining()) {
-      out.write(buffer, at + buffer.position());
     }
   }
 }
