@@ -85,16 +85,8 @@ abstract class E2eSteps {
   }
 
   /** A field of a custom resource by its path ("status", "readyToUse"), empty when unset. */
-  @SuppressWarnings("unchecked")
   static Optional<Object> field(GenericKubernetesResource object, String... path) {
-    Object value = object == null ? null : object.getAdditionalProperties();
-    for (String key : path) {
-      if (!(value instanceof Map)) {
-        return Optional.empty();
-      }
-      value = ((Map<String, Object>) value).get(key);
-    }
-    return Optional.ofNullable(value);
+    return Resources.field(object, path);
   }
 
   /** The status of a condition of a custom resource's status, e.g. Ready → True. */

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 /**
  * docs/install.md's "Uninstalling", step by step, and what it leaves on the host and in the API.
  */
-@Order(9)
+@Order(12)
 class UninstallTest extends E2eSteps {
 
   private static final Duration DELETE_LIMIT = Duration.ofMinutes(3);
