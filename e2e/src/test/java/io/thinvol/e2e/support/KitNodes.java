@@ -119,11 +119,15 @@ public final class KitNodes {
         .withName(node)
         .edit(
             n -> {
+              Map<String, String> annotations =
+                  new java.util.HashMap<>(
+                      Optional.ofNullable(n.getMetadata().getAnnotations()).orElse(Map.of()));
               if (value == null) {
-                n.getMetadata().getAnnotations().remove(key);
+                annotations.remove(key);
               } else {
-                n.getMetadata().getAnnotations().put(key, value);
+                annotations.put(key, value);
               }
+              n.getMetadata().setAnnotations(annotations);
               return n;
             });
   }
@@ -147,6 +151,15 @@ public final class KitNodes {
         new ArrayList<>(List.of("nsenter", "--target", holder(node), "--mount", "--"));
     line.addAll(List.of(command));
     return Host.run(Map.of(), line);
+  }
+
+  /** The joined node's mount points whose line in its mountinfo names any of {@code needles}. */
+  public List<String> mountsNaming(String node, String... needles) {
+    return inNode(node, "cat", "/proc/self/mountinfo")
+        .lines()
+        .map(Host::unescape)
+        .filter(line -> java.util.Arrays.stream(needles).anyMatch(line::contains))
+        .toList();
   }
 
   private String holder(String node) {

@@ -50,6 +50,7 @@ public final class Teardown {
         () -> new OlmBundle(world.kube(), world.settings().repository()).uninstall(BACKEND_LIMIT));
     step("the documented leftovers", () -> DocumentedLeftovers.remove(client));
     step("the data dir", () -> removeUnused(Names.DATA_DIR));
+    step("the joined node's data dir", this::removeJoinedNodesDataDir);
     step("csi-sanity's paths", () -> removeUnused(Names.SANITY_WORK));
     step("the small disks", () -> Names.SMALL_DISKS.forEach(Teardown::removeSmallDisk));
   }
@@ -229,6 +230,34 @@ public final class Teardown {
       return;
     }
     Host.deleteTree(directory);
+  }
+
+  /**
+   * The suite's data dir on a node the kit joined, unless a loop device or a mount there uses it.
+   */
+  private void removeJoinedNodesDataDir() {
+    KitNodes nodes = world.nodes();
+    nodes
+        .joinedNode()
+        .ifPresent(
+            node -> {
+              Path directory = nodes.hostPath(node, Names.DATA_DIR);
+              List<Host.Loop> loops = Host.loopsOfIds(imageIds(directory));
+              List<String> mounts = nodes.mountsNaming(node, Names.DATA_DIR.toString());
+              if (!Files.exists(directory)) {
+                return;
+              }
+              if (!loops.isEmpty() || !mounts.isEmpty()) {
+                log.error(
+                    "{} is still in use on {}, left as it is: loop devices {}, mounts {}",
+                    directory,
+                    node,
+                    loops,
+                    mounts);
+                return;
+              }
+              Host.deleteTree(directory);
+            });
   }
 
   /** The ids of the volumes and snapshots whose images are in a data dir (their folders' names). */
