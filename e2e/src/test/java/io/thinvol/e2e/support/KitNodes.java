@@ -77,6 +77,15 @@ public final class KitNodes {
     kit(Map.of("DETACH_LOOPS", "1"), "stop-cluster.sh", "--node", requireNumber(node));
   }
 
+  /**
+   * Cuts a joined node off the network at once (the host's end of its veth down), as a partition
+   * does: its kubelet, drivers and pods keep running but reach nothing, and nothing reaches them.
+   * {@link #powerOff} and {@link #powerOn} end it (the veth goes and comes with the node).
+   */
+  public void partition(String node) {
+    Host.run("ip", "link", "set", "tvnode" + requireNumber(node), "down");
+  }
+
   /** Brings a stopped joined node back with its disks, and waits for it to be Ready. */
   public void powerOn(String node) {
     kit(Map.of(), "add-node.sh", requireNumber(node));
