@@ -32,6 +32,8 @@ class CrossNodeTest extends E2eSteps {
   private static final String BIG = "bigger-than-host";
   private static final String ORIGIN = "origin";
   private static final String SNAPSHOT = "origin-snap";
+  private static final String RESTORED = "far-restored";
+  private static final String CLONED = "far-cloned";
 
   @Test
   @Order(1)
@@ -104,70 +106,80 @@ class CrossNodeTest extends E2eSteps {
   @DisplayName("cross-node clone and restore: read on the other node, only allocated bytes sent")
   void cloneAndRestore() {
     requireBackend();
-    String other = world().requireJoinedNode();
-    claims().create(ORIGIN, Claims.Spec.filesystem(Names.EXT4_CLASS, "1Gi"));
-    pods().mounting("origin-writer", Map.of(ORIGIN, "/data"));
-    pods()
-        .sh("origin-writer", "dd if=/dev/urandom of=/data/file bs=1M count=64 2>/dev/null && sync");
-    String sum = pods().sha256("origin-writer", "/data/file");
-    long allocated = Host.allocatedBytes(Names.image(claims().volumeHandle(ORIGIN)));
-    kube()
-        .apply(
-            "volumesnapshot.yaml", vars("name", SNAPSHOT, "class", Names.BACKEND, "claim", ORIGIN));
-    SnapshotTest.awaitReady(Resources.VOLUME_SNAPSHOT, SNAPSHOT);
-    pods().delete("origin-writer");
+    try {
+      String other = world().requireJoinedNode();
+      claims().create(ORIGIN, Claims.Spec.filesystem(Names.EXT4_CLASS, "1Gi"));
+      pods().mounting("origin-writer", Map.of(ORIGIN, "/data"));
+      pods()
+          .sh(
+              "origin-writer",
+              "dd if=/dev/urandom of=/data/file bs=1M count=64 2>/dev/null && sync");
+      String sum = pods().sha256("origin-writer", "/data/file");
+      long allocated = Host.allocatedBytes(Names.image(claims().volumeHandle(ORIGIN)));
+      kube()
+          .apply(
+              "volumesnapshot.yaml",
+              vars("name", SNAPSHOT, "class", Names.BACKEND, "claim", ORIGIN));
+      SnapshotTest.awaitReady(Resources.VOLUME_SNAPSHOT, SNAPSHOT);
+      pods().delete("origin-writer");
 
-    long sentBefore = world().nodes().bytesSentTo(other);
-    long start = System.nanoTime();
-    claims()
-        .create(
-            "restored",
-            Claims.Spec.filesystem(Names.EXT4_CLASS, "1Gi").from("VolumeSnapshot", SNAPSHOT));
-    claims()
-        .create(
-            "cloned",
-            Claims.Spec.filesystem(Names.EXT4_CLASS, "1Gi").from("PersistentVolumeClaim", ORIGIN));
-    pods().on(other).mounting("far-reader", Map.of("restored", "/restored", "cloned", "/cloned"));
-    String readIn = seconds(start);
-    long sent = world().nodes().bytesSentTo(other) - sentBefore;
-    assertThat(pods().sha256("far-reader", "/restored/file"))
-        .as("the restore's data")
-        .isEqualTo(sum);
-    assertThat(pods().sha256("far-reader", "/cloned/file")).as("the clone's data").isEqualTo(sum);
-    for (String claim : new String[] {"restored", "cloned"}) {
-      Path image =
-          world()
-              .nodes()
-              .hostPath(other, Names.DATA_DIR)
-              .resolve("volumes")
-              .resolve(claims().volumeHandle(claim))
-              .resolve("disk.img");
-      assertThat(Host.allocatedBytes(image))
-          .as("the " + claim + " image's allocation on " + other)
-          .isLessThanOrEqualTo(allocated + 8 * MIB);
+      long sentBefore = world().nodes().bytesSentTo(other);
+      long start = System.nanoTime();
+      claims()
+          .create(
+              RESTORED,
+              Claims.Spec.filesystem(Names.EXT4_CLASS, "1Gi").from("VolumeSnapshot", SNAPSHOT));
+      claims()
+          .create(
+              CLONED,
+              Claims.Spec.filesystem(Names.EXT4_CLASS, "1Gi")
+                  .from("PersistentVolumeClaim", ORIGIN));
+      pods().on(other).mounting("far-reader", Map.of(RESTORED, "/restored", CLONED, "/cloned"));
+      String readIn = seconds(start);
+      long sent = world().nodes().bytesSentTo(other) - sentBefore;
+      assertThat(pods().sha256("far-reader", "/restored/file"))
+          .as("the restore's data")
+          .isEqualTo(sum);
+      assertThat(pods().sha256("far-reader", "/cloned/file")).as("the clone's data").isEqualTo(sum);
+      for (String claim : new String[] {RESTORED, CLONED}) {
+        Path image =
+            world()
+                .nodes()
+                .hostPath(other, Names.DATA_DIR)
+                .resolve("volumes")
+                .resolve(claims().volumeHandle(claim))
+                .resolve("disk.img");
+        assertThat(Host.allocatedBytes(image))
+            .as("the " + claim + " image's allocation on " + other)
+            .isLessThanOrEqualTo(allocated + 8 * MIB);
+      }
+      // Two copies of what the origin holds crossed to the other node, plus the protocols' framing
+      // and the cluster's own traffic meanwhile; never the 1 GiB the claims are.
+      double perAllocated = sent / (2.0 * allocated);
+      assertThat(perAllocated)
+          .as("bytes sent to " + other + " per allocated byte copied")
+          .isLessThan(1.10);
+      figure(
+          String.format(
+              java.util.Locale.ROOT,
+              "restore and clone of a 1 GiB claim holding %d MiB read on %s after %s, sha256 equal;"
+                  + " %.1f MiB crossed to it: %.3f per allocated byte copied",
+              allocated / MIB,
+              other,
+              readIn,
+              sent / (double) MIB,
+              perAllocated));
+    } finally {
+      cleanUp(
+          () -> pods().delete("origin-writer"),
+          () -> pods().delete("far-reader"),
+          () ->
+              Resources.of(client(), Resources.VOLUME_SNAPSHOT)
+                  .inNamespace(Names.APPS)
+                  .withName(SNAPSHOT)
+                  .delete(),
+          () -> deleteClaims(ORIGIN, RESTORED, CLONED));
     }
-    // Two copies of what the origin holds crossed to the other node, plus the protocols' framing
-    // and the cluster's own traffic meanwhile; never the 1 GiB the claims are.
-    double perAllocated = sent / (2.0 * allocated);
-    assertThat(perAllocated)
-        .as("bytes sent to " + other + " per allocated byte copied")
-        .isLessThan(1.10);
-    pods().delete("far-reader");
-    deleteClaims(ORIGIN, "restored", "cloned");
-    Resources.of(client(), Resources.VOLUME_SNAPSHOT)
-        .inNamespace(Names.APPS)
-        .withName(SNAPSHOT)
-        .delete();
-    figure(
-        String.format(
-            java.util.Locale.ROOT,
-            "restore and clone of a 1 GiB claim holding %d MiB read on %s after %s, sha256 equal;"
-                + " %.1f MiB crossed to it: %.3f per allocated byte copied",
-            allocated / MIB,
-            other,
-            readIn,
-            sent / (double) MIB,
-            perAllocated));
   }
 
   /** Deletes claims (no pod uses them) and waits until their volumes are gone from the nodes. */

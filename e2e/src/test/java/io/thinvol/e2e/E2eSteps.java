@@ -53,6 +53,21 @@ abstract class E2eSteps {
     return String.format(java.util.Locale.ROOT, "%.1f s", (System.nanoTime() - startNanos) / 1e9);
   }
 
+  /**
+   * Removes what a step made, also after it failed: each action runs whatever the others did, and a
+   * failure is logged, never thrown over the step's own.
+   */
+  static void cleanUp(Runnable... actions) {
+    for (Runnable action : actions) {
+      try {
+        action.run();
+      } catch (RuntimeException | AssertionError e) {
+        org.slf4j.LoggerFactory.getLogger(E2eSteps.class)
+            .warn("cleaning up after a step: {}", e.toString());
+      }
+    }
+  }
+
   static void figure(String text) {
     world().steps().figure(text);
   }

@@ -42,6 +42,17 @@ class NodeMoveTest extends E2eSteps {
   @DisplayName("VolumeMove: pre-copy while the application writes, cut-over once scaled down")
   void moveWhileWriting() {
     requireBackend();
+    try {
+      writeAndMove();
+    } finally {
+      cleanUp(
+          () -> world().applications().delete("mover"),
+          () -> world().moves().delete("mover", LIMIT),
+          () -> CrossNodeTest.deleteClaims("data-mover-0"));
+    }
+  }
+
+  private static void writeAndMove() {
     String other = world().requireJoinedNode();
     String host = world().settings().hostNode();
     Applications apps = world().applications();
@@ -111,9 +122,6 @@ class NodeMoveTest extends E2eSteps {
             + ", file equal, log "
             + last
             + " lines on, no gap; old image gone; no Warning");
-    apps.delete(app);
-    moves.delete(app, LIMIT);
-    CrossNodeTest.deleteClaims(claim);
   }
 
   @Test
@@ -127,29 +135,29 @@ class NodeMoveTest extends E2eSteps {
     KitNodes nodes = world().nodes();
     Applications apps = world().applications();
     Moves moves = world().moves();
-    claims()
-        .create(
-            "web-data", io.thinvol.e2e.support.Claims.Spec.filesystem(Names.EXT4_CLASS, "256Mi"));
-    List<Pod> running =
-        onlyOn(
-            host,
-            () -> {
-              apps.statefulSet("db", 3, Names.EXT4_CLASS, "256Mi");
-              apps.deployment("web", "web-data");
-              List<Pod> started = new java.util.ArrayList<>(apps.awaitReady("db", 3));
-              started.addAll(apps.awaitReady("web", 1));
-              return started;
-            });
-    assertThat(running).allMatch(p -> other.equals(p.getSpec().getNodeName()));
-    Map<String, String> sums = new HashMap<>();
-    for (Pod pod : running) {
-      awaitLines(pod.getMetadata().getName(), 3);
-      sums.put(claimOf(pod), pods().sha256(pod.getMetadata().getName(), "/data/file"));
-    }
-
-    long start = System.nanoTime();
-    nodes.annotate(other, EVACUATE, "true");
     try {
+      claims()
+          .create(
+              "web-data", io.thinvol.e2e.support.Claims.Spec.filesystem(Names.EXT4_CLASS, "256Mi"));
+      List<Pod> running =
+          onlyOn(
+              host,
+              () -> {
+                apps.statefulSet("db", 3, Names.EXT4_CLASS, "256Mi");
+                apps.deployment("web", "web-data");
+                List<Pod> started = new java.util.ArrayList<>(apps.awaitReady("db", 3));
+                started.addAll(apps.awaitReady("web", 1));
+                return started;
+              });
+      assertThat(running).allMatch(p -> other.equals(p.getSpec().getNodeName()));
+      Map<String, String> sums = new HashMap<>();
+      for (Pod pod : running) {
+        awaitLines(pod.getMetadata().getName(), 3);
+        sums.put(claimOf(pod), pods().sha256(pod.getMetadata().getName(), "/data/file"));
+      }
+
+      long start = System.nanoTime();
+      nodes.annotate(other, EVACUATE, "true");
       List<GenericKubernetesResource> evacuating =
           Waits.until(
               "the evacuation's 4 moves to wait for their cut-over",
@@ -204,13 +212,14 @@ class NodeMoveTest extends E2eSteps {
               + runningIn
               + " after the drain began; Events as docs/moves.md, no Warning");
     } finally {
-      nodes.annotate(other, EVACUATE, null);
-      nodes.cordon(other, false);
+      cleanUp(
+          () -> nodes.annotate(other, EVACUATE, null),
+          () -> nodes.cordon(other, false),
+          () -> apps.delete("db"),
+          () -> apps.delete("web"),
+          () -> evacuationMoves(other).forEach(m -> moves.delete(m.getMetadata().getName(), LIMIT)),
+          () -> CrossNodeTest.deleteClaims("data-db-0", "data-db-1", "data-db-2", "web-data"));
     }
-    apps.delete("db");
-    apps.delete("web");
-    evacuationMoves(other).forEach(m -> moves.delete(m.getMetadata().getName(), LIMIT));
-    CrossNodeTest.deleteClaims("data-db-0", "data-db-1", "data-db-2", "web-data");
   }
 
   /**
