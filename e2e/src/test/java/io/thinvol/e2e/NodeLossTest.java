@@ -60,36 +60,44 @@ class NodeLossTest extends E2eSteps {
   void targetLostDuringPreCopy() {
     requireBackend();
     String other = world().requireJoinedNode();
-    String claim = "lost-target";
-    String sum = writtenOn(world().settings().hostNode(), claim, "writer-1", 256);
-    Moves moves = world().moves();
-    moves.create(claim, claim, other);
-    moves.awaitPhase(claim, "PreCopying", LIMIT);
-    long start = System.nanoTime();
-    cutOff(other);
-    Event said = kube().awaitEvent("VolumeMove", Names.APPS, claim, "NodeNotReady", SAID_WITHIN);
-    String saidIn = seconds(start);
-    assertThat(said.getMessage()).contains(other);
-    GenericKubernetesResource move = moves.get(claim);
-    assertThat(condition(move, "NodeNotReady")).map(c -> c.get("status")).contains("True");
-    kube().describe("volumemove", Names.APPS, claim);
-    assertThat(pods().sha256("writer-1", "/data/file")).as("the application's data").isEqualTo(sum);
+    try {
+      String claim = "lost-target";
+      String sum = writtenOn(world().settings().hostNode(), claim, "writer-1", 256);
+      Moves moves = world().moves();
+      moves.create(claim, claim, other);
+      moves.awaitPhase(claim, "PreCopying", LIMIT);
+      long start = System.nanoTime();
+      cutOff(other);
+      Event said = kube().awaitEvent("VolumeMove", Names.APPS, claim, "NodeNotReady", SAID_WITHIN);
+      String saidIn = seconds(start);
+      assertThat(said.getMessage()).contains(other);
+      GenericKubernetesResource move = moves.get(claim);
+      assertThat(condition(move, "NodeNotReady")).map(c -> c.get("status")).contains("True");
+      kube().describe("volumemove", Names.APPS, claim);
+      assertThat(pods().sha256("writer-1", "/data/file"))
+          .as("the application's data")
+          .isEqualTo(sum);
 
-    world().nodes().powerOn(other);
-    kube().awaitEvent("VolumeMove", Names.APPS, claim, "NodeReady", LIMIT);
-    moves.awaitPhase(claim, "WaitingForCutOver", LIMIT);
-    pods().delete("writer-1");
-    moves.awaitPhase(claim, "Succeeded", LIMIT);
-    pods().on(other).mounting("reader-1", Map.of(claim, "/data"));
-    assertThat(pods().sha256("reader-1", "/data/file")).isEqualTo(sum);
-    figure(
-        "NodeNotReady said "
-            + saidIn
-            + " after the cut; node back, the move went on and Succeeded; data equal on "
-            + other);
-    pods().delete("reader-1");
-    moves.delete(claim, LIMIT);
-    CrossNodeTest.deleteClaims(claim);
+      world().nodes().powerOn(other);
+      kube().awaitEvent("VolumeMove", Names.APPS, claim, "NodeReady", LIMIT);
+      moves.awaitPhase(claim, "WaitingForCutOver", LIMIT);
+      pods().delete("writer-1");
+      moves.awaitPhase(claim, "Succeeded", LIMIT);
+      pods().on(other).mounting("reader-1", Map.of(claim, "/data"));
+      assertThat(pods().sha256("reader-1", "/data/file")).isEqualTo(sum);
+      figure(
+          "NodeNotReady said "
+              + saidIn
+              + " after the cut; node back, the move went on and Succeeded; data equal on "
+              + other);
+    } finally {
+      cleanUp(
+          () -> world().nodes().restore(other),
+          () -> pods().delete("writer-1"),
+          () -> pods().delete("reader-1"),
+          () -> world().moves().delete("lost-target", LIMIT),
+          () -> CrossNodeTest.deleteClaims("lost-target"));
+    }
   }
 
   @Test
@@ -98,48 +106,54 @@ class NodeLossTest extends E2eSteps {
   void targetLostDuringCutOver() {
     requireBackend();
     String other = world().requireJoinedNode();
-    String host = world().settings().hostNode();
-    String claim = "lost-at-cut";
-    String sum = writtenOn(host, claim, "writer-2", 64);
-    String oldVolume = claims().get(claim).getSpec().getVolumeName();
-    Moves moves = world().moves();
-    moves.create(claim, claim, other);
-    moves.awaitPhase(claim, "WaitingForCutOver", LIMIT);
-    // A change the cut-over has to send; then the target is cut off while it still counts as
-    // Ready, and the application stops: the cut-over starts and cannot reach the target.
-    pods().sh("writer-2", "dd if=/dev/urandom of=/data/late bs=1M count=32 2>/dev/null && sync");
-    String late = pods().sha256("writer-2", "/data/late");
-    cutOff(other);
-    long start = System.nanoTime();
-    pods().delete("writer-2");
-    moves.awaitPhase(claim, "CuttingOver", LIMIT);
-    kube().awaitEvent("VolumeMove", Names.APPS, claim, "NodeNotReady", SAID_WITHIN);
-    String saidIn = seconds(start);
-    GenericKubernetesResource failed = moves.awaitPhase(claim, "Failed", LIMIT);
-    String rolledBackIn = seconds(start);
-    assertThat(moves.reasons(claim)).contains("RollingBack", "RolledBack");
-    kube().describe("volumemove", Names.APPS, claim);
-    assertThat(claims().awaitVolume(claim).getMetadata().getName())
-        .as("the claim bound to its old volume again")
-        .isEqualTo(oldVolume);
-    pods().mounting("reader-2", Map.of(claim, "/data"));
-    assertThat(pods().sha256("reader-2", "/data/file")).isEqualTo(sum);
-    assertThat(pods().sha256("reader-2", "/data/late"))
-        .as("the change made before the cut-over")
-        .isEqualTo(late);
+    try {
+      String host = world().settings().hostNode();
+      String claim = "lost-at-cut";
+      String sum = writtenOn(host, claim, "writer-2", 64);
+      String oldVolume = claims().get(claim).getSpec().getVolumeName();
+      Moves moves = world().moves();
+      moves.create(claim, claim, other);
+      moves.awaitPhase(claim, "WaitingForCutOver", LIMIT);
+      // A change the cut-over has to send; then the target is cut off while it still counts as
+      // Ready, and the application stops: the cut-over starts and cannot reach the target.
+      pods().sh("writer-2", "dd if=/dev/urandom of=/data/late bs=1M count=32 2>/dev/null && sync");
+      String late = pods().sha256("writer-2", "/data/late");
+      cutOff(other);
+      long start = System.nanoTime();
+      pods().delete("writer-2");
+      moves.awaitPhase(claim, "CuttingOver", LIMIT);
+      kube().awaitEvent("VolumeMove", Names.APPS, claim, "NodeNotReady", SAID_WITHIN);
+      String saidIn = seconds(start);
+      GenericKubernetesResource failed = moves.awaitPhase(claim, "Failed", LIMIT);
+      String rolledBackIn = seconds(start);
+      assertThat(moves.reasons(claim)).contains("RollingBack", "RolledBack");
+      kube().describe("volumemove", Names.APPS, claim);
+      assertThat(claims().awaitVolume(claim).getMetadata().getName())
+          .as("the claim bound to its old volume again")
+          .isEqualTo(oldVolume);
+      pods().mounting("reader-2", Map.of(claim, "/data"));
+      assertThat(pods().sha256("reader-2", "/data/file")).isEqualTo(sum);
+      assertThat(pods().sha256("reader-2", "/data/late"))
+          .as("the change made before the cut-over")
+          .isEqualTo(late);
 
-    world().nodes().powerOn(other);
-    figure(
-        "NodeNotReady said "
-            + saidIn
-            + " after the cut; rolled back "
-            + rolledBackIn
-            + " after it ("
-            + field(failed, "status", "message").orElse("?")
-            + "); claim on its old volume, data and the late change equal");
-    pods().delete("reader-2");
-    moves.delete(claim, LIMIT);
-    CrossNodeTest.deleteClaims(claim);
+      world().nodes().powerOn(other);
+      figure(
+          "NodeNotReady said "
+              + saidIn
+              + " after the cut; rolled back "
+              + rolledBackIn
+              + " after it ("
+              + field(failed, "status", "message").orElse("?")
+              + "); claim on its old volume, data and the late change equal");
+    } finally {
+      cleanUp(
+          () -> world().nodes().restore(other),
+          () -> pods().delete("writer-2"),
+          () -> pods().delete("reader-2"),
+          () -> world().moves().delete("lost-at-cut", LIMIT),
+          () -> CrossNodeTest.deleteClaims("lost-at-cut"));
+    }
   }
 
   @Test
@@ -148,34 +162,40 @@ class NodeLossTest extends E2eSteps {
   void sourceLostDuringPreCopy() {
     requireBackend();
     String other = world().requireJoinedNode();
-    String host = world().settings().hostNode();
-    String claim = "lost-source";
-    String sum = writtenOn(other, claim, "writer-3", 256);
-    Moves moves = world().moves();
-    moves.create(claim, claim, host);
-    moves.awaitPhase(claim, "PreCopying", LIMIT);
-    long start = System.nanoTime();
-    cutOff(other);
-    Event said = kube().awaitEvent("VolumeMove", Names.APPS, claim, "NodeNotReady", SAID_WITHIN);
-    String saidIn = seconds(start);
-    assertThat(said.getMessage()).contains(other);
-    kube().describe("volumemove", Names.APPS, claim);
+    try {
+      String host = world().settings().hostNode();
+      String claim = "lost-source";
+      String sum = writtenOn(other, claim, "writer-3", 256);
+      Moves moves = world().moves();
+      moves.create(claim, claim, host);
+      moves.awaitPhase(claim, "PreCopying", LIMIT);
+      long start = System.nanoTime();
+      cutOff(other);
+      Event said = kube().awaitEvent("VolumeMove", Names.APPS, claim, "NodeNotReady", SAID_WITHIN);
+      String saidIn = seconds(start);
+      assertThat(said.getMessage()).contains(other);
+      kube().describe("volumemove", Names.APPS, claim);
 
-    world().nodes().powerOn(other);
-    pods().on(other).awaitReady("writer-3"); // the node's kubelet starts its pods again
-    assertThat(pods().sha256("writer-3", "/data/file")).isEqualTo(sum);
-    moves.awaitPhase(claim, "WaitingForCutOver", LIMIT);
-    pods().delete("writer-3");
-    moves.awaitPhase(claim, "Succeeded", LIMIT);
-    pods().mounting("reader-3", Map.of(claim, "/data"));
-    assertThat(pods().sha256("reader-3", "/data/file")).isEqualTo(sum);
-    figure(
-        "NodeNotReady said "
-            + saidIn
-            + " after the cut; source back, the move Succeeded; data equal");
-    pods().delete("reader-3");
-    moves.delete(claim, LIMIT);
-    CrossNodeTest.deleteClaims(claim);
+      world().nodes().powerOn(other);
+      pods().on(other).awaitReady("writer-3"); // the node's kubelet starts its pods again
+      assertThat(pods().sha256("writer-3", "/data/file")).isEqualTo(sum);
+      moves.awaitPhase(claim, "WaitingForCutOver", LIMIT);
+      pods().delete("writer-3");
+      moves.awaitPhase(claim, "Succeeded", LIMIT);
+      pods().mounting("reader-3", Map.of(claim, "/data"));
+      assertThat(pods().sha256("reader-3", "/data/file")).isEqualTo(sum);
+      figure(
+          "NodeNotReady said "
+              + saidIn
+              + " after the cut; source back, the move Succeeded; data equal");
+    } finally {
+      cleanUp(
+          () -> world().nodes().restore(other),
+          () -> pods().delete("writer-3"),
+          () -> pods().delete("reader-3"),
+          () -> world().moves().delete("lost-source", LIMIT),
+          () -> CrossNodeTest.deleteClaims("lost-source"));
+    }
   }
 
   @Test
@@ -184,42 +204,48 @@ class NodeLossTest extends E2eSteps {
   void nodeGoneForGood() {
     requireBackend();
     String other = world().requireJoinedNode();
-    String claim = "stranded";
-    writtenOn(other, claim, "writer-4", 16);
-    long start = System.nanoTime();
-    world().nodes().powerOff(other);
-    kube().kubectl("delete", "node", other);
-    Event lost =
-        kube().awaitEvent("PersistentVolumeClaim", Names.APPS, claim, "NodeLost", SAID_WITHIN);
-    String saidIn = seconds(start);
-    assertThat(lost.getType()).isEqualTo("Warning");
-    assertThat(lost.getMessage()).contains(other);
-    Map<String, Object> reported =
-        Waits.until(
-            "StorageBackend " + Names.BACKEND + " to report the lost node",
-            SAID_WITHIN,
-            () ->
-                condition(get(Resources.STORAGE_BACKEND, null, Names.BACKEND), "VolumesOnLostNodes")
-                    .filter(c -> "True".equals(c.get("status"))));
-    assertThat(String.valueOf(reported.get("message"))).contains(other).contains(claim);
-    String describe = kube().describe("persistentvolumeclaim", Names.APPS, claim).orElse("");
-    assertThat(describe).as("kubectl describe of the claim").contains("NodeLost");
-    kube().describe("storagebackend", null, Names.BACKEND);
+    try {
+      String claim = "stranded";
+      writtenOn(other, claim, "writer-4", 16);
+      long start = System.nanoTime();
+      world().nodes().powerOff(other);
+      kube().kubectl("delete", "node", other);
+      Event lost =
+          kube().awaitEvent("PersistentVolumeClaim", Names.APPS, claim, "NodeLost", SAID_WITHIN);
+      String saidIn = seconds(start);
+      assertThat(lost.getType()).isEqualTo("Warning");
+      assertThat(lost.getMessage()).contains(other);
+      Map<String, Object> reported =
+          Waits.until(
+              "StorageBackend " + Names.BACKEND + " to report the lost node",
+              SAID_WITHIN,
+              () ->
+                  condition(
+                          get(Resources.STORAGE_BACKEND, null, Names.BACKEND), "VolumesOnLostNodes")
+                      .filter(c -> "True".equals(c.get("status"))));
+      assertThat(String.valueOf(reported.get("message"))).contains(other).contains(claim);
+      String describe = kube().describe("persistentvolumeclaim", Names.APPS, claim).orElse("");
+      assertThat(describe).as("kubectl describe of the claim").contains("NodeLost");
+      kube().describe("storagebackend", null, Names.BACKEND);
 
-    world().nodes().powerOn(other); // the same machine back: the kubelet registers the Node again
-    Waits.untilTrue(
-        "the lost node's report to clear",
-        LIMIT,
-        () ->
-            condition(get(Resources.STORAGE_BACKEND, null, Names.BACKEND), "VolumesOnLostNodes")
-                .map(c -> !"True".equals(c.get("status")))
-                .orElse(true));
-    figure(
-        "Warning NodeLost on the claim and VolumesOnLostNodes on the StorageBackend "
-            + saidIn
-            + " after the node's deletion; cleared once it registered again");
-    pods().delete("writer-4");
-    CrossNodeTest.deleteClaims(claim);
+      world().nodes().powerOn(other); // the same machine back: the kubelet registers the Node again
+      Waits.untilTrue(
+          "the lost node's report to clear",
+          LIMIT,
+          () ->
+              condition(get(Resources.STORAGE_BACKEND, null, Names.BACKEND), "VolumesOnLostNodes")
+                  .map(c -> !"True".equals(c.get("status")))
+                  .orElse(true));
+      figure(
+          "Warning NodeLost on the claim and VolumesOnLostNodes on the StorageBackend "
+              + saidIn
+              + " after the node's deletion; cleared once it registered again");
+    } finally {
+      cleanUp(
+          () -> world().nodes().restore(other),
+          () -> pods().delete("writer-4"),
+          () -> CrossNodeTest.deleteClaims("stranded"));
+    }
   }
 
   /** A claim on {@code node} with a pod that wrote {@code mib} MiB to it; the data's checksum. */

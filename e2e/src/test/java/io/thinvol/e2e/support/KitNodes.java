@@ -92,6 +92,20 @@ public final class KitNodes {
     awaitReady(node);
   }
 
+  /**
+   * Brings a joined node back after a step that cut it off or stopped it, also one that failed
+   * half-way: a node that is not Ready is stopped (which also removes what a partition or a crash
+   * left) and started again; a Node object deleted meanwhile is registered again by its kubelet.
+   */
+  public void restore(String node) {
+    boolean ready =
+        Optional.ofNullable(client.nodes().withName(node).get()).map(KitNodes::ready).orElse(false);
+    if (!ready) {
+      powerOff(node);
+      powerOn(node);
+    }
+  }
+
   public void awaitReady(String node) {
     Waits.untilTrue(
         "node " + node + " to be Ready",
