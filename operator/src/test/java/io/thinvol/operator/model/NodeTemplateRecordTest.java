@@ -74,13 +74,9 @@ class NodeTemplateRecordTest {
                     ? null
                     : "sidecar.example/" + variable.toLowerCase());
     Settings settings =
-        new Settings(
-            "thinvol-system",
-            "quay.io/thinvol/thinvol:any",
-            false,
-            true,
-            ProjectedToken.DEFAULT_AUDIENCE,
-            images);
+        new Settings("thinvol-system", "quay.io/thinvol/thinvol:any", false, true)
+            .withAddonsTokenAudience(ProjectedToken.DEFAULT_AUDIENCE)
+            .withImages(images);
     Object template = NodeDaemonSetModel.desired(backend, settings, true).getSpec().getTemplate();
     // Keys sorted, as the API server stores objects: the model's maps (Map.of) iterate in an
     // order that changes from one JVM to the next.
