@@ -67,6 +67,24 @@ public final class OperatorRunner implements AutoCloseable {
       MoveCopier copier,
       Consumer<io.javaoperatorsdk.operator.api.config.ConfigurationServiceOverrider> tuning)
       throws IOException {
+    return start(
+        client, settings, leaderElection, healthPort, caller, copier, tuning, Clock.systemUTC());
+  }
+
+  /**
+   * As above, on {@code clock}: the time the reconcilers read (deadlines, condition and Event
+   * times); tests move it forward past a deadline rather than wait for it.
+   */
+  public static OperatorRunner start(
+      KubernetesClient client,
+      Settings settings,
+      boolean leaderElection,
+      int healthPort,
+      ReclaimCaller caller,
+      MoveCopier copier,
+      Consumer<io.javaoperatorsdk.operator.api.config.ConfigurationServiceOverrider> tuning,
+      Clock clock)
+      throws IOException {
     ReconcileMetrics metrics = new ReconcileMetrics();
     AtomicBoolean stopping = new AtomicBoolean();
     Operator operator =
@@ -84,7 +102,6 @@ public final class OperatorRunner implements AutoCloseable {
               }
               tuning.accept(overrider);
             });
-    Clock clock = Clock.systemUTC();
     NodePodsGauge nodePods = new NodePodsGauge();
     operator.register(
         new StorageBackendReconciler(settings, clock, new Events(client, clock), nodePods));

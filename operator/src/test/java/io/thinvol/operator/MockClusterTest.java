@@ -35,6 +35,7 @@ import io.thinvol.testing.DescribedEvents;
 import io.thinvol.testing.StrictApiServer;
 import io.thinvol.testing.TestCluster;
 import java.io.IOException;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -117,8 +118,14 @@ abstract class MockClusterTest {
    */
   Runnable startOperator(Settings settings) throws IOException {
     operator =
-        OperatorRunner.start(operatorClient, settings, false, 0, caller(), copier(), tuning());
+        OperatorRunner.start(
+            operatorClient, settings, false, 0, caller(), copier(), tuning(), clock());
     return operator::close;
+  }
+
+  /** The operator's clock; a test of a deadline moves its own forward instead of waiting. */
+  Clock clock() {
+    return Clock.systemUTC();
   }
 
   /** The JOSDK configuration of the operator under test: the cluster's, with leader election. */

@@ -10,11 +10,13 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.thinvol.addons.ClusterFixtures;
 import io.thinvol.operator.model.SnapshotContentNode;
+import io.thinvol.operator.nodeloss.NodeHealth;
 import io.thinvol.testing.PlayedControllers;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -25,9 +27,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * (snapshots ready with a handle, or failed where the test says; a pre-provisioned content only by
  * its snapshot handle, and ready only with the node label the node-deployment csi-snapshotter
  * selects on), the external-provisioner (a claim restored from a snapshot on its selected node gets
- * a volume; a released volume with the Delete policy is deleted), the PV controller (a claim naming
- * a volume reserved for it is bound; a volume whose claim is gone is Released) and the
- * pvc-protection controller (a deleted claim no running pod uses goes).
+ * a volume while that node is Ready; a released volume with the Delete policy is deleted), the PV
+ * controller (a claim naming a volume reserved for it is bound; a volume whose claim is gone is
+ * Released) and the pvc-protection controller (a deleted claim no running pod uses goes).
  */
 final class PlayedStorage implements AutoCloseable {
 
@@ -194,8 +196,9 @@ final class PlayedStorage implements AutoCloseable {
               : claim.getMetadata().getAnnotations().get("volume.kubernetes.io/selected-node");
       if (node == null
           || claim.getSpec().getVolumeName() != null
-          || claim.getMetadata().getDeletionTimestamp() != null) {
-        continue;
+          || claim.getMetadata().getDeletionTimestamp() != null
+          || !NodeHealth.of(Optional.ofNullable(client.nodes().withName(node).get())).ready()) {
+        continue; // the provisioner of a node that is not Ready does not run
       }
       String source =
           claim.getSpec().getDataSource() == null

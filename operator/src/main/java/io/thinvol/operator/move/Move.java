@@ -21,6 +21,7 @@ final class Move {
   private VolumeMove resource;
   private final VolumeMoveStatus status;
   private final MoveNames names;
+  private String held;
 
   /** Writes a move's status; answers the move as stored. */
   interface StatusWriter {
@@ -70,10 +71,19 @@ final class Move {
   /** Moves to a phase with the message that says what it does or waits for. */
   void phase(MovePhase phase, String message) {
     status.setPhase(phase);
-    status.setMessage(message);
+    message(message);
   }
 
   void message(String message) {
+    status.setMessage(held == null ? message : held);
+  }
+
+  /**
+   * The message for the rest of this reconcile, whatever a step says it does: a cut-over that goes
+   * on while a node is NotReady says when it rolls back, not which call it tries again.
+   */
+  void holdMessage(String message) {
+    held = message;
     status.setMessage(message);
   }
 

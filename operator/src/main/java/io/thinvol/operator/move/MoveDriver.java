@@ -45,6 +45,12 @@ final class MoveDriver {
   }
 
   private static Duration run(Move move, MovePhase phase, boolean leaving) throws MoveFailure {
+    if (phase != MovePhase.CuttingOver && move.status().getSourceNode() != null) {
+      Duration waiting = NodeWait.beforeClaimDeleted(move);
+      if (waiting != null) {
+        return waiting;
+      }
+    }
     return switch (phase) {
       case Pending -> PendingStep.run(move);
       case PreCopying -> PreCopyStep.run(move);
