@@ -17,6 +17,8 @@ import io.thinvol.operator.model.GroupSnapshotModel;
 import io.thinvol.operator.model.Settings;
 import io.thinvol.operator.monitoring.NodePodsGauge;
 import io.thinvol.operator.move.VolumeMoveReconciler;
+import io.thinvol.operator.nodeloss.LostNodeReport;
+import io.thinvol.operator.nodeloss.LostVolumesGauge;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -103,8 +105,14 @@ public final class OperatorRunner implements AutoCloseable {
               tuning.accept(overrider);
             });
     NodePodsGauge nodePods = new NodePodsGauge();
+    LostVolumesGauge lostVolumes = new LostVolumesGauge();
     operator.register(
-        new StorageBackendReconciler(settings, clock, new Events(client, clock), nodePods));
+        new StorageBackendReconciler(
+            settings,
+            clock,
+            new Events(client, clock),
+            nodePods,
+            new LostNodeReport(client, clock, lostVolumes)));
     if (settings.snapshotApi()) {
       operator.register(new SnapshotContentLabeller(new Events(client, clock)));
     }
@@ -125,7 +133,11 @@ public final class OperatorRunner implements AutoCloseable {
                 healthPort,
                 new InformerHealth(() -> unhealthyEventSources(operator), clock),
                 () -> operator.getRuntimeInfo().isStarted(),
-                () -> metrics.render() + nodePods.render() + addons.metrics().render());
+                () ->
+                    metrics.render()
+                        + nodePods.render()
+                        + lostVolumes.render()
+                        + addons.metrics().render());
     log.info(
         "operator started in namespace {} (OpenShift: {}, snapshot API: {}, monitoring API: {})",
         settings.namespace(),

@@ -41,6 +41,7 @@ import io.thinvol.operator.model.Settings;
 import io.thinvol.operator.model.StatusModel;
 import io.thinvol.operator.monitoring.NodePodsGauge;
 import io.thinvol.operator.monitoring.SharedMonitoring;
+import io.thinvol.operator.nodeloss.LostNodeReport;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -132,16 +133,23 @@ public class StorageBackendReconciler
   private final StatusAnnouncements announcements;
   private final SharedMonitoring sharedMonitoring = new SharedMonitoring();
   private final NodePodsGauge nodePods;
+  private final LostNodeReport lostNodes;
 
   /**
    * @param nodePods told each backend's node pods as its DaemonSet's status says
+   * @param lostNodes reports the claims on lost nodes (io.thinvol.operator.nodeloss)
    */
   public StorageBackendReconciler(
-      Settings settings, Clock clock, Events events, NodePodsGauge nodePods) {
+      Settings settings,
+      Clock clock,
+      Events events,
+      NodePodsGauge nodePods,
+      LostNodeReport lostNodes) {
     this.settings = settings;
     this.clock = clock;
     this.events = events;
     this.nodePods = nodePods;
+    this.lostNodes = lostNodes;
     this.nodePodsTeardown = new NodePodsTeardown(clock);
     this.announcements = new StatusAnnouncements(events);
   }
@@ -180,6 +188,7 @@ public class StorageBackendReconciler
                   now),
               now);
     }
+    status = lostNodes.report(backend, volumesInUse.volumesOf(backend), status);
     StorageBackendStatus before = backend.getStatus();
     if (!sameStatus(before, status)) {
       writeStatus(backend, status, context);
@@ -201,6 +210,7 @@ public class StorageBackendReconciler
     sources.add(NodePods.eventSource(context, settings.namespace()));
     sources.addAll(volumesInUse.eventSources(context));
     sources.add(clusterNodes.eventSource(context));
+    sources.addAll(lostNodes.eventSources(context));
     return sources;
   }
 
@@ -261,6 +271,7 @@ public class StorageBackendReconciler
     sharedMonitoring.removed(
         context.getClient(), settings, backend, () -> context.getPrimaryCache().list().toList());
     nodePods.forget(backend.getMetadata().getName());
+    lostNodes.forget(backend);
     events.normal(backend, "Deleted", "no volume uses it any more; its objects are removed");
     rollouts.forget(backend);
     return DeleteControl.defaultDelete();

@@ -35,6 +35,10 @@ import io.thinvol.testing.DescribedEvents;
 import io.thinvol.testing.StrictApiServer;
 import io.thinvol.testing.TestCluster;
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -439,6 +443,19 @@ abstract class MockClusterTest {
                 .endSpec()
                 .build())
         .create();
+  }
+
+  /** A GET of the operator's health and metrics server, as the kubelet and Prometheus make. */
+  HttpResponse<String> get(String path) {
+    try {
+      return HttpClient.newHttpClient()
+          .send(
+              HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + operator.healthPort() + path))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+    } catch (IOException | InterruptedException e) {
+      throw new AssertionError("GET " + path, e);
+    }
   }
 
   /** The Events kubectl describe shows on a StorageBackend (cluster-scoped). */

@@ -96,8 +96,11 @@ public final class OperatorRbac {
     rules.add(GroupSnapshotModel.GROUP, "volumegroupsnapshotclasses", MANAGE);
     // Node evacuation (io.thinvol.operator.evacuate): a VolumeMove for every thinvol volume of a
     // node annotated thinvol.io/evacuate=true; those not yet cutting over are deleted when the
-    // annotation goes. (It reads nodes with the node pods' rules, which the operator holds.)
+    // annotation goes.
     rules.add("thinvol.io", "volumemoves", "list", "watch", "create", "delete");
+    // Nodes: their annotation (evacuation), health (a move's nodes NotReady or lost) and deletion
+    // (claims on lost nodes, io.thinvol.operator.nodeloss), which a Warning on each claim tells.
+    rules.add("", "nodes", READ);
     if (openShift) {
       // The console's dashboard: one ConfigMap in openshift-config-managed, by name; create cannot
       // be limited to a name, nor (in a CSV) to another namespace.
