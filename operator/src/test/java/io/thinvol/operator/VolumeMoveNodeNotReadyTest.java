@@ -210,7 +210,12 @@ class VolumeMoveNodeNotReadyTest extends MoveClusterTest {
     assertThat(old.getMetadata().getAnnotations())
         .doesNotContainKeys("thinvol.io/volume-move", "thinvol.io/volume-move-claim");
     assertThat(storage.deletedVolumes).doesNotContain(OLD_PV);
-    await("the temporaries gone", () -> temporaries(created) == 0);
+    await("the temporaries gone but the pre-copy", () -> temporaries(created) == 1);
+    String base = "thinvol-move-" + created.getMetadata().getUid().replace("-", "").substring(0, 8);
+    assertThat(client.persistentVolumeClaims().inNamespace(APPS).withName(base + "-base").get())
+        .as("the pre-copy, perhaps the only copy left")
+        .isNotNull();
+    assertThat(moveEvents("to-b")).contains("PreCopyKept");
   }
 
   @Test

@@ -62,7 +62,7 @@ final class MoveDriver {
 
   /** A move deleted before its cut-over: what it made goes. */
   private static Duration leave(Move move) {
-    TemporaryObjects.remove(move);
+    TemporaryObjects.removeAfterFailure(move);
     TemporaryObjects.end(
         move, "Deleted", "the VolumeMove was deleted; the claim was not changed", false);
     return null;

@@ -111,7 +111,7 @@ final class Rollback {
         names.claim(),
         Serialization.asJson(Map.of("metadata", Map.of("annotations", annotations))));
     CutSnapshot.dropUnimported(move, old);
-    TemporaryObjects.remove(move);
+    TemporaryObjects.removeAfterFailure(move);
     String why =
         Conditions.find(move.status().getConditions(), MoveStatusModel.CUT_OVER)
             .map(c -> c.getMessage())

@@ -14,11 +14,39 @@ final class TemporaryObjects {
   private TemporaryObjects() {}
 
   static void remove(Move move) {
+    remove(move, false);
+  }
+
+  /**
+   * What a move that did not move the claim made goes; the pre-copy stays when the source node is
+   * lost: then it may be the only copy of the data left, as of the pre-copy.
+   */
+  static void removeAfterFailure(Move move) {
+    remove(move, true);
+  }
+
+  private static void remove(Move move, boolean failed) {
     MoveNames names = move.names();
     MoveCluster cluster = move.cluster();
     cluster.deletePolicy(names);
     cluster.deleteClaim(names.namespace(), names.cut());
-    cluster.deleteClaim(names.namespace(), names.baseClaim());
+    if (failed && preCopyOfLostSource(move)) {
+      move.warning(
+          "PreCopyKept",
+          "the source node "
+              + move.status().getSourceNode()
+              + " is lost: PersistentVolumeClaim "
+              + names.baseClaim()
+              + " on node "
+              + move.status().getTargetNode()
+              + " is kept. It holds the data of PersistentVolumeClaim "
+              + names.claim()
+              + " as of the pre-copy ("
+              + move.status().getPreCopyCompletionTime()
+              + "), not what was written since; clone it into a claim of your own, or delete it");
+    } else {
+      cluster.deleteClaim(names.namespace(), names.baseClaim());
+    }
     if (move.services().settings().snapshotApi()) {
       cluster.deleteSnapshot(names.namespace(), names.cut());
       cluster.deleteSnapshotContent(names.cut());
@@ -32,7 +60,7 @@ final class TemporaryObjects {
    */
   static void abandon(Move move, MoveFailure failure) {
     if (!failure.refusal()) {
-      remove(move);
+      removeAfterFailure(move);
     }
     String policy = move.status().getOriginalReclaimPolicy();
     Optional<PersistentVolume> old = move.cluster().volume(move.status().getSourceVolume());
@@ -41,6 +69,12 @@ final class TemporaryObjects {
           .patchVolume(old.get().getMetadata().getName(), VolumeObjects.releasePatch(policy));
     }
     end(move, failure.reason(), failure.getMessage(), failure.refusal());
+  }
+
+  private static boolean preCopyOfLostSource(Move move) {
+    return move.status().getPreCopyCompletionTime() != null
+        && move.status().getSourceNode() != null
+        && move.services().nodes().health(move.status().getSourceNode()).lost();
   }
 
   /** Records the end of a move that did not move anything. */
