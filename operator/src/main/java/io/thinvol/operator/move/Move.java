@@ -79,12 +79,17 @@ final class Move {
   }
 
   /**
-   * The message for the rest of this reconcile, whatever a step says it does: a cut-over that goes
-   * on while a node is NotReady says when it rolls back, not which call it tries again.
+   * The message for the rest of this step, whatever it says it does: a cut-over that goes on while
+   * a node is NotReady says when it rolls back, not which call it tries again.
    */
   void holdMessage(String message) {
     held = message;
     status.setMessage(message);
+  }
+
+  /** Each step, and a failure, says its own message again. */
+  void releaseMessage() {
+    held = null;
   }
 
   void condition(String type, boolean holds, String reason, String message) {

@@ -32,6 +32,7 @@ final class MoveDriver {
         return Optional.empty();
       }
       Duration wait;
+      move.releaseMessage();
       try {
         wait = leaving && phase != MovePhase.CuttingOver ? leave(move) : run(move, phase, leaving);
       } catch (MoveFailure failure) {
@@ -70,6 +71,7 @@ final class MoveDriver {
 
   private static Duration fail(Move move, MoveFailure failure) {
     log.warn("{}: {}", failure.reason(), failure.getMessage());
+    move.releaseMessage();
     ClaimState state =
         move.phase() == MovePhase.CuttingOver
             ? ClaimState.of(
