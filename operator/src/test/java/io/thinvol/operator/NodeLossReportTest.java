@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.PersistentVolume;
-import io.fabric8.kubernetes.api.model.PersistentVolumeBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.thinvol.addons.ClusterFixtures;
 import io.thinvol.api.kube.Conditions;
@@ -13,6 +12,7 @@ import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.testing.DescribedEvents;
 import io.thinvol.testing.PlayedControllers;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -103,24 +103,16 @@ class NodeLossReportTest extends MoveClusterTest {
 
   /** A claim bound to a volume of the backend pinned to {@code node}. */
   private void bound(String name, String node) {
-    PersistentVolume volume =
-        new PersistentVolumeBuilder(
-                ClusterFixtures.volume("pv-" + name, DRIVER, "vol-" + name, node, APPS, name))
-            .editSpec()
-            .withPersistentVolumeReclaimPolicy("Delete")
-            .withStorageClassName(BACKEND)
-            .endSpec()
-            .build();
-    PlayedControllers.createWithStatus(client, volume);
+    PersistentVolume volume = volume("pv-" + name, "vol-" + name, node, name);
     PersistentVolumeClaim claim = ClusterFixtures.claim(APPS, name, BACKEND);
     client.resource(claim).create();
     PlayedControllers.bind(client, volume, claim);
   }
 
-  private java.util.Optional<Condition> condition() {
+  private Optional<Condition> condition() {
     StorageBackend backend = client.resources(StorageBackend.class).withName(BACKEND).get();
     return backend == null || backend.getStatus() == null
-        ? java.util.Optional.empty()
+        ? Optional.empty()
         : Conditions.find(backend.getStatus().getConditions(), "VolumesOnLostNodes");
   }
 

@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.api.model.NodeStatusBuilder;
 import io.fabric8.kubernetes.api.model.TaintBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -28,20 +27,7 @@ final class PlayedNodeLifecycle {
 
   /** A node whose kubelet reports it Ready, as a joined node's does. */
   void ready(String name) {
-    Node node = client.nodes().withName(name).get();
-    node.setStatus(
-        new NodeStatusBuilder()
-            .withConditions(
-                new NodeConditionBuilder()
-                    .withType("Ready")
-                    .withStatus("True")
-                    .withReason("KubeletReady")
-                    .withMessage("kubelet is posting ready status")
-                    .withLastTransitionTime(Instant.now().toString())
-                    .withLastHeartbeatTime(Instant.now().toString())
-                    .build())
-            .build());
-    client.nodes().resource(node).updateStatus();
+    ready(name, "True", "KubeletReady", "kubelet is posting ready status", Instant.now());
     taints(name, List.of());
   }
 
@@ -52,20 +38,7 @@ final class PlayedNodeLifecycle {
 
   /** As {@link #unreachable(String)}, with the node lifecycle controller's {@code message}. */
   void unreachable(String name, String message) {
-    Node node = client.nodes().withName(name).get();
-    node.setStatus(
-        new NodeStatusBuilder()
-            .withConditions(
-                new NodeConditionBuilder()
-                    .withType("Ready")
-                    .withStatus("Unknown")
-                    .withReason("NodeStatusUnknown")
-                    .withMessage(message)
-                    .withLastTransitionTime(Instant.now().toString())
-                    .withLastHeartbeatTime(Instant.now().minusSeconds(50).toString())
-                    .build())
-            .build());
-    client.nodes().resource(node).updateStatus();
+    ready(name, "Unknown", "NodeStatusUnknown", message, Instant.now().minusSeconds(50));
     String now = Instant.now().toString();
     taints(
         name,
@@ -76,22 +49,20 @@ final class PlayedNodeLifecycle {
 
   /** An admin's {@code kubectl taint node <name> node.kubernetes.io/out-of-service=...}. */
   void outOfService(String name) {
-    Node node = client.nodes().withName(name).get();
-    List<io.fabric8.kubernetes.api.model.Taint> taints =
-        new ArrayList<>(
-            node.getSpec() == null || node.getSpec().getTaints() == null
-                ? List.of()
-                : node.getSpec().getTaints());
-    taints.add(
-        new TaintBuilder()
-            .withKey("node.kubernetes.io/out-of-service")
-            .withValue("nodeshutdown")
-            .withEffect("NoExecute")
-            .build());
     client
         .nodes()
         .withName(name)
-        .edit(n -> new NodeBuilder(n).editOrNewSpec().withTaints(taints).endSpec().build());
+        .edit(
+            n ->
+                new NodeBuilder(n)
+                    .editOrNewSpec()
+                    .addNewTaint()
+                    .withKey("node.kubernetes.io/out-of-service")
+                    .withValue("nodeshutdown")
+                    .withEffect("NoExecute")
+                    .endTaint()
+                    .endSpec()
+                    .build());
   }
 
   void delete(String name) {
@@ -104,6 +75,24 @@ final class PlayedNodeLifecycle {
         .resource(new NodeBuilder().withNewMetadata().withName(name).endMetadata().build())
         .create();
     ready(name);
+  }
+
+  /** The node's Ready condition, as its kubelet last posted it at {@code heartbeat}. */
+  private void ready(String name, String status, String reason, String message, Instant heartbeat) {
+    Node node = client.nodes().withName(name).get();
+    node.setStatus(
+        new NodeStatusBuilder()
+            .withConditions(
+                new NodeConditionBuilder()
+                    .withType("Ready")
+                    .withStatus(status)
+                    .withReason(reason)
+                    .withMessage(message)
+                    .withLastTransitionTime(Instant.now().toString())
+                    .withLastHeartbeatTime(heartbeat.toString())
+                    .build())
+            .build());
+    client.nodes().resource(node).updateStatus();
   }
 
   private void taints(String name, List<TaintBuilder> taints) {

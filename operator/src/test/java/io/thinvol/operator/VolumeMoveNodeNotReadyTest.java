@@ -11,6 +11,7 @@ import io.thinvol.api.v1alpha1.MovePhase;
 import io.thinvol.api.v1alpha1.VolumeMove;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -80,8 +81,7 @@ class VolumeMoveNodeNotReadyTest extends MoveClusterTest {
     await("the temporaries gone", () -> temporaries(created) == 0);
     assertThat(claim().getMetadata().getUid()).isEqualTo(before.getMetadata().getUid());
     assertThat(claim().getSpec().getVolumeName()).isEqualTo(OLD_PV);
-    assertThat(moveEvents("to-b"))
-        .containsSubsequence("Accepted", "PreCopyStarted", "NodeNotReady", "Failed");
+    awaitEvents("Accepted", "PreCopyStarted", "NodeNotReady", "Failed");
   }
 
   @Test
@@ -101,8 +101,7 @@ class VolumeMoveNodeNotReadyTest extends MoveClusterTest {
     assertThat(cleared.getReason()).isEqualTo("NodesReady");
     stopApp();
     awaitPhase("to-b", MovePhase.Succeeded);
-    assertThat(moveEvents("to-b"))
-        .containsSubsequence("NodeNotReady", "NodeReady", "PreCopied", "Succeeded");
+    awaitEvents("NodeNotReady", "NodeReady", "PreCopied", "Succeeded");
   }
 
   @Test
@@ -157,8 +156,7 @@ class VolumeMoveNodeNotReadyTest extends MoveClusterTest {
     assertThat(claim().getStatus().getPhase()).isEqualTo("Bound");
     assertThat(volume(OLD_PV).getSpec().getPersistentVolumeReclaimPolicy()).isEqualTo("Delete");
     await("the temporaries gone", () -> temporaries(created) == 0);
-    assertThat(moveEvents("to-b"))
-        .containsSubsequence("CutOverStarted", "NodeNotReady", "RollingBack", "RolledBack");
+    awaitEvents("CutOverStarted", "NodeNotReady", "RollingBack", "RolledBack");
   }
 
   @Test
@@ -215,21 +213,12 @@ class VolumeMoveNodeNotReadyTest extends MoveClusterTest {
     assertThat(client.persistentVolumeClaims().inNamespace(APPS).withName(base + "-base").get())
         .as("the pre-copy, perhaps the only copy left")
         .isNotNull();
-    assertThat(moveEvents("to-b")).contains("PreCopyKept");
+    awaitEvents("PreCopyKept");
   }
 
   @Test
   void theOldVolumeIsKeptWhileTheTargetIsNotReadyAfterTheRebinding() {
-    stopApp();
-    createMove(
-        "to-b",
-        "  persistentVolumeClaim: data\n  targetNode: node-b\n  keepSourceUntil: Mounted\n");
-    await(
-        "the claim bound to its new volume",
-        () ->
-            move("to-b").getStatus() != null
-                && String.valueOf(move("to-b").getStatus().getMessage())
-                    .contains("keeping the old one until a pod on node node-b runs with it"));
+    cutOverUntilMountedOnTarget();
     nodes.unreachable("node-b");
     runApp("node-b");
 
@@ -248,6 +237,28 @@ class VolumeMoveNodeNotReadyTest extends MoveClusterTest {
 
   @Test
   void aTargetLostAfterTheRebindingEndsTheMoveKeepingTheOldVolume() {
+    cutOverUntilMountedOnTarget();
+    runApp("node-b");
+    nodes.delete("node-b");
+
+    VolumeMove failed = awaitPhase("to-b", MovePhase.Failed);
+    assertThat(VolumeMoveTest.condition(failed, "Failed").getReason()).isEqualTo("TargetNodeLost");
+    assertThat(failed.getStatus().getMessage())
+        .contains("on node node-b, which is lost (its Node was deleted)")
+        .contains("the old volume pv-data on node node-a is kept (reclaim policy Retain)");
+    awaitEvents("SourceKept", "Failed");
+    PersistentVolume old = volume(OLD_PV);
+    assertThat(old.getSpec().getPersistentVolumeReclaimPolicy()).isEqualTo("Retain");
+    assertThat(old.getMetadata().getAnnotations())
+        .doesNotContainKeys("thinvol.io/volume-move", "thinvol.io/volume-move-claim");
+    assertThat(storage.deletedVolumes).doesNotContain(OLD_PV);
+  }
+
+  /**
+   * A move with {@code keepSourceUntil: Mounted} cut over: the claim is bound to its new volume on
+   * node b, the old one kept until a pod there runs with it.
+   */
+  private void cutOverUntilMountedOnTarget() {
     stopApp();
     createMove(
         "to-b",
@@ -258,20 +269,22 @@ class VolumeMoveNodeNotReadyTest extends MoveClusterTest {
             move("to-b").getStatus() != null
                 && String.valueOf(move("to-b").getStatus().getMessage())
                     .contains("keeping the old one until a pod on node node-b runs with it"));
-    runApp("node-b");
-    nodes.delete("node-b");
+  }
 
-    VolumeMove failed = awaitPhase("to-b", MovePhase.Failed);
-    assertThat(VolumeMoveTest.condition(failed, "Failed").getReason()).isEqualTo("TargetNodeLost");
-    assertThat(failed.getStatus().getMessage())
-        .contains("on node node-b, which is lost (its Node was deleted)")
-        .contains("the old volume pv-data on node node-a is kept (reclaim policy Retain)");
-    assertThat(moveEvents("to-b")).contains("SourceKept");
-    PersistentVolume old = volume(OLD_PV);
-    assertThat(old.getSpec().getPersistentVolumeReclaimPolicy()).isEqualTo("Retain");
-    assertThat(old.getMetadata().getAnnotations())
-        .doesNotContainKeys("thinvol.io/volume-move", "thinvol.io/volume-move-claim");
-    assertThat(storage.deletedVolumes).doesNotContain(OLD_PV);
+  /** The move's Events once they hold {@code reasons} in this order (recorded after its status). */
+  private void awaitEvents(String... reasons) {
+    await(
+        "the Events " + String.join(", ", reasons),
+        () -> {
+          List<String> events = moveEvents("to-b");
+          int next = 0;
+          for (String event : events) {
+            if (next < reasons.length && event.equals(reasons[next])) {
+              next++;
+            }
+          }
+          return next == reasons.length;
+        });
   }
 
   private Condition awaitNodeCondition(String name, String reason) {

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.informers.cache.ReducedStateItemStore;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import java.util.Optional;
 
 /**
  * A watch of the cluster's Nodes that keeps of each only what {@link NodeHealth} reads: its name,
@@ -32,7 +33,7 @@ public final class NodeCache {
 
   /** Whether a node's health changed between two versions of its Node. */
   public static boolean healthChanged(Node before, Node after) {
-    return !NodeHealth.of(java.util.Optional.ofNullable(before))
-        .equals(NodeHealth.of(java.util.Optional.ofNullable(after)));
+    return !NodeHealth.of(Optional.ofNullable(before))
+        .equals(NodeHealth.of(Optional.ofNullable(after)));
   }
 }
