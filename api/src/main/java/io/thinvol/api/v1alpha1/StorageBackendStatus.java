@@ -12,7 +12,8 @@ public class StorageBackendStatus {
 
   @JsonPropertyDescription(
       "Ready (the driver runs and is registered on every selected node), Progressing (a rollout"
-          + " is under way), Degraded (something needs a person; the message says what).")
+          + " is under way), Degraded (something needs a person; the message says what),"
+          + " VolumesOnLostNodes (claims bound to volumes on a deleted or out-of-service node).")
   private List<Condition> conditions = new ArrayList<>();
 
   @JsonPropertyDescription("The generation of the spec this status describes.")

@@ -70,7 +70,9 @@ public class VolumeMoveStatus {
       "The old volume's reclaim policy, held at Retain during the cut-over and restored after it.")
   private String originalReclaimPolicy;
 
-  @JsonPropertyDescription("PreCopied, CutOver, Succeeded; the message says why.")
+  @JsonPropertyDescription(
+      "PreCopied, CutOver, Succeeded or Failed, and NodeNotReady while the source or target node"
+          + " is not Ready or is lost; the message says why.")
   private List<Condition> conditions = new ArrayList<>();
 
   @JsonPropertyDescription("The generation of the spec this status describes.")

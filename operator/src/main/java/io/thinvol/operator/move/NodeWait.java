@@ -3,6 +3,7 @@ package io.thinvol.operator.move;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.thinvol.api.kube.Conditions;
+import io.thinvol.api.v1alpha1.MovePhase;
 import io.thinvol.operator.nodeloss.NodeHealth;
 import java.time.Duration;
 import java.time.Instant;
@@ -110,7 +111,7 @@ final class NodeWait {
     move.cluster().deletePolicy(move.names());
     move.status().setCutOverStartTime(null);
     move.phase(
-        io.thinvol.api.v1alpha1.MovePhase.WaitingForCutOver,
+        MovePhase.WaitingForCutOver,
         "a node of the move is not Ready; the cut-over begins once both are");
     move.condition(MoveStatusModel.CUT_OVER, false, "Waiting", move.status().getMessage());
     move.save();
