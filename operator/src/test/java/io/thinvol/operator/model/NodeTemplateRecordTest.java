@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.thinvol.addons.call.ProjectedToken;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -74,13 +73,8 @@ class NodeTemplateRecordTest {
                     ? null
                     : "sidecar.example/" + variable.toLowerCase());
     Settings settings =
-        new Settings(
-            "thinvol-system",
-            "quay.io/thinvol/thinvol:any",
-            false,
-            true,
-            ProjectedToken.DEFAULT_AUDIENCE,
-            images);
+        new Settings("thinvol-system", "quay.io/thinvol/thinvol:any", false, true)
+            .withImages(images);
     Object template = NodeDaemonSetModel.desired(backend, settings, true).getSpec().getTemplate();
     // Keys sorted, as the API server stores objects: the model's maps (Map.of) iterate in an
     // order that changes from one JVM to the next.
