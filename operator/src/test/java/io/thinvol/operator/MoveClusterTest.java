@@ -154,6 +154,21 @@ abstract class MoveClusterTest extends MockClusterTest {
         client, "VolumeMove", APPS, name, move == null ? null : move.getMetadata().getUid());
   }
 
+  /** Until the move's Events hold {@code reasons} in this order (they follow its status). */
+  void awaitMoveEvents(String name, String... reasons) {
+    await(
+        "the Events " + String.join(", ", reasons),
+        () -> {
+          int next = 0;
+          for (String event : moveEvents(name)) {
+            if (next < reasons.length && event.equals(reasons[next])) {
+              next++;
+            }
+          }
+          return next == reasons.length;
+        });
+  }
+
   /** The objects a move makes for itself that still exist. */
   int temporaries(VolumeMove move) {
     String id = move.getMetadata().getUid().replace("-", "").substring(0, 8);

@@ -11,7 +11,6 @@ import io.thinvol.api.v1alpha1.MovePhase;
 import io.thinvol.api.v1alpha1.VolumeMove;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -81,7 +80,7 @@ class VolumeMoveNodeNotReadyTest extends MoveClusterTest {
     await("the temporaries gone", () -> temporaries(created) == 0);
     assertThat(claim().getMetadata().getUid()).isEqualTo(before.getMetadata().getUid());
     assertThat(claim().getSpec().getVolumeName()).isEqualTo(OLD_PV);
-    awaitEvents("Accepted", "PreCopyStarted", "NodeNotReady", "Failed");
+    awaitMoveEvents("to-b", "Accepted", "PreCopyStarted", "NodeNotReady", "Failed");
   }
 
   @Test
@@ -101,7 +100,7 @@ class VolumeMoveNodeNotReadyTest extends MoveClusterTest {
     assertThat(cleared.getReason()).isEqualTo("NodesReady");
     stopApp();
     awaitPhase("to-b", MovePhase.Succeeded);
-    awaitEvents("NodeNotReady", "NodeReady", "PreCopied", "Succeeded");
+    awaitMoveEvents("to-b", "NodeNotReady", "NodeReady", "PreCopied", "Succeeded");
   }
 
   @Test
@@ -156,7 +155,7 @@ class VolumeMoveNodeNotReadyTest extends MoveClusterTest {
     assertThat(claim().getStatus().getPhase()).isEqualTo("Bound");
     assertThat(volume(OLD_PV).getSpec().getPersistentVolumeReclaimPolicy()).isEqualTo("Delete");
     await("the temporaries gone", () -> temporaries(created) == 0);
-    awaitEvents("CutOverStarted", "NodeNotReady", "RollingBack", "RolledBack");
+    awaitMoveEvents("to-b", "CutOverStarted", "NodeNotReady", "RollingBack", "RolledBack");
   }
 
   @Test
@@ -213,7 +212,7 @@ class VolumeMoveNodeNotReadyTest extends MoveClusterTest {
     assertThat(client.persistentVolumeClaims().inNamespace(APPS).withName(base + "-base").get())
         .as("the pre-copy, perhaps the only copy left")
         .isNotNull();
-    awaitEvents("PreCopyKept");
+    awaitMoveEvents("to-b", "PreCopyKept");
   }
 
   @Test
@@ -246,7 +245,7 @@ class VolumeMoveNodeNotReadyTest extends MoveClusterTest {
     assertThat(failed.getStatus().getMessage())
         .contains("on node node-b, which is lost (its Node was deleted)")
         .contains("the old volume pv-data on node node-a is kept (reclaim policy Retain)");
-    awaitEvents("SourceKept", "Failed");
+    awaitMoveEvents("to-b", "SourceKept", "Failed");
     PersistentVolume old = volume(OLD_PV);
     assertThat(old.getSpec().getPersistentVolumeReclaimPolicy()).isEqualTo("Retain");
     assertThat(old.getMetadata().getAnnotations())
@@ -269,22 +268,6 @@ class VolumeMoveNodeNotReadyTest extends MoveClusterTest {
             move("to-b").getStatus() != null
                 && String.valueOf(move("to-b").getStatus().getMessage())
                     .contains("keeping the old one until a pod on node node-b runs with it"));
-  }
-
-  /** The move's Events once they hold {@code reasons} in this order (recorded after its status). */
-  private void awaitEvents(String... reasons) {
-    await(
-        "the Events " + String.join(", ", reasons),
-        () -> {
-          List<String> events = moveEvents("to-b");
-          int next = 0;
-          for (String event : events) {
-            if (next < reasons.length && event.equals(reasons[next])) {
-              next++;
-            }
-          }
-          return next == reasons.length;
-        });
   }
 
   private Condition awaitNodeCondition(String name, String reason) {
