@@ -36,6 +36,7 @@ import io.thinvol.operator.dependent.SnapshotMetadataTlsSecretDependent;
 import io.thinvol.operator.dependent.StorageClassesDependent;
 import io.thinvol.operator.dependent.VolumeGroupSnapshotClassDependent;
 import io.thinvol.operator.dependent.VolumeSnapshotClassDependent;
+import io.thinvol.operator.kinds.OptionalKinds;
 import io.thinvol.operator.model.ReconcileFailure;
 import io.thinvol.operator.model.Settings;
 import io.thinvol.operator.model.StatusModel;
@@ -132,13 +133,16 @@ public class StorageBackendReconciler
   private final StatusAnnouncements announcements;
   private final SharedMonitoring sharedMonitoring = new SharedMonitoring();
   private final NodePodsGauge nodePods;
+  private final OptionalKinds kinds;
 
   /**
    * @param nodePods told each backend's node pods as its DaemonSet's status says
+   * @param kinds says which CRDs other controllers wait for, which every backend reports
    */
   public StorageBackendReconciler(
-      Settings settings, Clock clock, Events events, NodePodsGauge nodePods) {
+      Settings settings, Clock clock, Events events, NodePodsGauge nodePods, OptionalKinds kinds) {
     this.settings = settings;
+    this.kinds = kinds;
     this.clock = clock;
     this.events = events;
     this.nodePods = nodePods;
@@ -179,6 +183,12 @@ public class StorageBackendReconciler
                   context.getSecondaryResources(Pod.class).stream().toList(),
                   now),
               now);
+      StorageBackendStatus deployed = status;
+      status =
+          kinds
+              .missing()
+              .map(message -> StatusModel.crdMissing(backend, deployed, message, now))
+              .orElse(status);
     }
     StorageBackendStatus before = backend.getStatus();
     if (!sameStatus(before, status)) {
@@ -201,6 +211,7 @@ public class StorageBackendReconciler
     sources.add(NodePods.eventSource(context, settings.namespace()));
     sources.addAll(volumesInUse.eventSources(context));
     sources.add(clusterNodes.eventSource(context));
+    sources.add(kinds.eventSource(context));
     return sources;
   }
 

@@ -26,6 +26,9 @@ public final class StatusModel {
   public static final String PROGRESSING = "Progressing";
   public static final String DEGRADED = "Degraded";
 
+  /** The reason of controllers waiting for a CRD the cluster lacks ({@link #crdMissing}). */
+  public static final String CRD_MISSING = "CrdMissing";
+
   /** The reason of a rollout that stopped making progress ({@link #stalled}). */
   public static final String PROGRESS_DEADLINE_EXCEEDED = "ProgressDeadlineExceeded";
 
@@ -174,6 +177,36 @@ public final class StatusModel {
     conditions.underWay("Deleting", "StoppingNodePods", message);
     status.setConditions(conditions.list());
     return status;
+  }
+
+  /**
+   * {@code status} of a backend whose driver works while controllers wait for a CRD the cluster
+   * lacks: Degraded with {@link #CRD_MISSING} and {@code message}, which says what to install,
+   * unless the backend is Degraded for a reason of its own (which a person sees first).
+   */
+  public static StorageBackendStatus crdMissing(
+      StorageBackend backend, StorageBackendStatus status, String message, Instant now) {
+    if (isDegraded(status)) {
+      return status;
+    }
+    StorageBackendStatus missing = Serialization.clone(status);
+    List<Condition> conditions = new ArrayList<>();
+    for (Condition condition : status.getConditions()) {
+      if (!DEGRADED.equals(condition.getType())) {
+        conditions.add(condition);
+      }
+    }
+    conditions.add(
+        Conditions.of(
+            previousConditions(backend),
+            DEGRADED,
+            "True",
+            CRD_MISSING,
+            message,
+            generation(backend),
+            now));
+    missing.setConditions(conditions);
+    return missing;
   }
 
   /** The status of a backend whose deletion waits for volumes that still use it. */
