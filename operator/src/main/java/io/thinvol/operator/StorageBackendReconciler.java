@@ -47,6 +47,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -183,12 +184,10 @@ public class StorageBackendReconciler
                   context.getSecondaryResources(Pod.class).stream().toList(),
                   now),
               now);
-      StorageBackendStatus deployed = status;
-      status =
-          kinds
-              .missing()
-              .map(message -> StatusModel.crdMissing(backend, deployed, message, now))
-              .orElse(status);
+      Optional<String> missing = kinds.missing();
+      if (missing.isPresent()) {
+        status = StatusModel.crdMissing(backend, status, missing.get(), now);
+      }
     }
     StorageBackendStatus before = backend.getStatus();
     if (!sameStatus(before, status)) {

@@ -189,24 +189,13 @@ public final class StatusModel {
     if (isDegraded(status)) {
       return status;
     }
-    StorageBackendStatus missing = Serialization.clone(status);
-    List<Condition> conditions = new ArrayList<>();
-    for (Condition condition : status.getConditions()) {
-      if (!DEGRADED.equals(condition.getType())) {
-        conditions.add(condition);
-      }
-    }
-    conditions.add(
-        Conditions.of(
-            previousConditions(backend),
-            DEGRADED,
-            "True",
-            CRD_MISSING,
-            message,
-            generation(backend),
-            now));
-    missing.setConditions(conditions);
-    return missing;
+    return withDegraded(
+        Serialization.clone(status),
+        previousConditions(backend),
+        CRD_MISSING,
+        message,
+        backend,
+        now);
   }
 
   /** The status of a backend whose deletion waits for volumes that still use it. */
@@ -226,19 +215,29 @@ public final class StatusModel {
 
   private static StorageBackendStatus degraded(
       StorageBackend backend, String reason, String message, Instant now) {
-    long generation = generation(backend);
     StorageBackendStatus status =
         Optional.ofNullable(backend.getStatus())
             .map(Serialization::clone)
             .orElseGet(() -> fresh(backend));
-    List<Condition> previous = status.getConditions();
+    return withDegraded(status, status.getConditions(), reason, message, backend, now);
+  }
+
+  /** {@code status} with its Degraded condition replaced by a True one; the others as they are. */
+  private static StorageBackendStatus withDegraded(
+      StorageBackendStatus status,
+      List<Condition> previous,
+      String reason,
+      String message,
+      StorageBackend backend,
+      Instant now) {
     List<Condition> conditions = new ArrayList<>();
-    for (Condition condition : previous) {
+    for (Condition condition : status.getConditions()) {
       if (!DEGRADED.equals(condition.getType())) {
         conditions.add(condition);
       }
     }
-    conditions.add(Conditions.of(previous, DEGRADED, "True", reason, message, generation, now));
+    conditions.add(
+        Conditions.of(previous, DEGRADED, "True", reason, message, generation(backend), now));
     status.setConditions(conditions);
     return status;
   }
