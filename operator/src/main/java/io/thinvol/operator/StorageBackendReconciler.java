@@ -36,6 +36,7 @@ import io.thinvol.operator.dependent.StorageClassesDependent;
 import io.thinvol.operator.dependent.VolumeGroupSnapshotClassDependent;
 import io.thinvol.operator.dependent.VolumeSnapshotClassDependent;
 import io.thinvol.operator.kinds.OptionalKinds;
+import io.thinvol.operator.model.DegradedStatus;
 import io.thinvol.operator.model.ReconcileFailure;
 import io.thinvol.operator.model.Settings;
 import io.thinvol.operator.model.StatusModel;
@@ -190,7 +191,7 @@ public class StorageBackendReconciler
               now);
       Optional<String> missing = kinds.missing();
       if (missing.isPresent()) {
-        status = StatusModel.crdMissing(backend, status, missing.get(), now);
+        status = DegradedStatus.crdMissing(backend, status, missing.get(), now);
       }
     }
     StorageBackendStatus before = backend.getStatus();
@@ -237,7 +238,7 @@ public class StorageBackendReconciler
     ReconcileFailure failure = ReconcileFailure.of(e);
     log.warn("reconciling StorageBackend {} failed: {}", backend.getMetadata().getName(), failure);
     StorageBackendStatus before = backend.getStatus();
-    StorageBackendStatus status = StatusModel.failed(backend, failure, clock.instant());
+    StorageBackendStatus status = DegradedStatus.failed(backend, failure, clock.instant());
     if (!BackendStatusWrites.same(before, status)) {
       try {
         BackendStatusWrites.write(backend, status, context);

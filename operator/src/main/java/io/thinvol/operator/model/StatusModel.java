@@ -26,9 +26,6 @@ public final class StatusModel {
   public static final String PROGRESSING = "Progressing";
   public static final String DEGRADED = "Degraded";
 
-  /** The reason of controllers waiting for a CRD the cluster lacks ({@link #crdMissing}). */
-  public static final String CRD_MISSING = "CrdMissing";
-
   /** The reason of a rollout that stopped making progress ({@link #stalled}). */
   public static final String PROGRESS_DEADLINE_EXCEEDED = "ProgressDeadlineExceeded";
 
@@ -179,80 +176,17 @@ public final class StatusModel {
     return status;
   }
 
-  /**
-   * {@code status} of a backend whose driver works while controllers wait for a CRD the cluster
-   * lacks: Degraded with {@link #CRD_MISSING} and {@code message}, which says what to install,
-   * unless the backend is Degraded for a reason of its own (which a person sees first).
-   */
-  public static StorageBackendStatus crdMissing(
-      StorageBackend backend, StorageBackendStatus status, String message, Instant now) {
-    if (isDegraded(status)) {
-      return status;
-    }
-    return withDegraded(
-        Serialization.clone(status),
-        previousConditions(backend),
-        CRD_MISSING,
-        message,
-        backend,
-        now);
-  }
-
-  /** The status of a backend whose deletion waits for volumes that still use it. */
-  public static StorageBackendStatus deletionBlocked(
-      StorageBackend backend, String message, Instant now) {
-    return degraded(backend, "DeletionBlocked", message, now);
-  }
-
-  /**
-   * The status of a backend whose reconcile failed: Degraded with the reason; the other conditions
-   * stay as last known, since the failure says nothing about the nodes.
-   */
-  public static StorageBackendStatus failed(
-      StorageBackend backend, ReconcileFailure failure, Instant now) {
-    return degraded(backend, failure.reason(), failure.message(), now);
-  }
-
-  private static StorageBackendStatus degraded(
-      StorageBackend backend, String reason, String message, Instant now) {
-    StorageBackendStatus status =
-        Optional.ofNullable(backend.getStatus())
-            .map(Serialization::clone)
-            .orElseGet(() -> fresh(backend));
-    return withDegraded(status, status.getConditions(), reason, message, backend, now);
-  }
-
-  /** {@code status} with its Degraded condition replaced by a True one; the others as they are. */
-  private static StorageBackendStatus withDegraded(
-      StorageBackendStatus status,
-      List<Condition> previous,
-      String reason,
-      String message,
-      StorageBackend backend,
-      Instant now) {
-    List<Condition> conditions = new ArrayList<>();
-    for (Condition condition : status.getConditions()) {
-      if (!DEGRADED.equals(condition.getType())) {
-        conditions.add(condition);
-      }
-    }
-    conditions.add(
-        Conditions.of(previous, DEGRADED, "True", reason, message, generation(backend), now));
-    status.setConditions(conditions);
-    return status;
-  }
-
-  private static long generation(StorageBackend backend) {
+  static long generation(StorageBackend backend) {
     return Optional.ofNullable(backend.getMetadata().getGeneration()).orElse(0L);
   }
 
-  private static List<Condition> previousConditions(StorageBackend backend) {
+  static List<Condition> previousConditions(StorageBackend backend) {
     return Optional.ofNullable(backend.getStatus())
         .map(StorageBackendStatus::getConditions)
         .orElse(List.of());
   }
 
-  private static StorageBackendStatus fresh(StorageBackend backend) {
+  static StorageBackendStatus fresh(StorageBackend backend) {
     StorageBackendStatus status = new StorageBackendStatus();
     status.setDriverName(backend.driverName());
     status.setObservedGeneration(generation(backend));
