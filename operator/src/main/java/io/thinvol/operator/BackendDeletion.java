@@ -6,6 +6,7 @@ import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
 import io.thinvol.api.kube.Events;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.api.v1alpha1.StorageBackendStatus;
+import io.thinvol.operator.model.DegradedStatus;
 import io.thinvol.operator.model.Settings;
 import io.thinvol.operator.model.StatusModel;
 import io.thinvol.operator.monitoring.NodePodsGauge;
@@ -72,7 +73,7 @@ final class BackendDeletion {
             + (users.size() > NAMED_USERS ? " and " + (users.size() - NAMED_USERS) + " more" : "");
     String message = "deletion waits until no volume uses this backend; still in use by " + named;
     StorageBackendStatus before = backend.getStatus();
-    StorageBackendStatus status = StatusModel.deletionBlocked(backend, message, clock.instant());
+    StorageBackendStatus status = DegradedStatus.deletionBlocked(backend, message, clock.instant());
     // Only a change of users is news: a retry that finds the same ones writes and says nothing.
     if (!BackendStatusWrites.same(before, status)) {
       deletionBackoff.reset(uid);

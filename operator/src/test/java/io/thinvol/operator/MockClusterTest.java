@@ -105,7 +105,6 @@ abstract class MockClusterTest {
   @BeforeEach
   void start() throws IOException {
     cluster = startCluster();
-    VolumeMoveCrd.installUnlessServed(cluster); // the operator watches VolumeMoves
     client = cluster.admin();
     cluster.namespace(NAMESPACE);
     operatorClient = connectOperator();

@@ -63,6 +63,11 @@ final class MoveDriver {
 
   /** A move deleted before its cut-over: what it made goes. */
   private static Duration leave(Move move) {
+    Duration claimsLeft =
+        TemporaryObjects.waitForFailedMovesClaims(move, "the VolumeMove is being deleted");
+    if (claimsLeft != null) {
+      return claimsLeft;
+    }
     TemporaryObjects.removeAfterFailure(move);
     TemporaryObjects.end(
         move, "Deleted", "the VolumeMove was deleted; the claim was not changed", false);
