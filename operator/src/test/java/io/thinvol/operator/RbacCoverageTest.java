@@ -119,6 +119,12 @@ class RbacCoverageTest extends MockClusterTest {
               "delete admissionregistration.k8s.io/validatingadmissionpolicybindings",
               "the cut-over's policy removed: VolumeMoveTest"),
           Map.entry(
+              "list apiextensions.k8s.io/customresourcedefinitions",
+              "the CRD of a kind beyond StorageBackend that the cluster lacks: CrdMissingTest"),
+          Map.entry(
+              "watch apiextensions.k8s.io/customresourcedefinitions",
+              "the CRD of a kind beyond StorageBackend that the cluster lacks: CrdMissingTest"),
+          Map.entry(
               "update thinvol.io/storagebackends/finalizers",
               "blockOwnerDeletion on owned objects (OpenShift's OwnerReferencesPermissionEnforcement)"));
 

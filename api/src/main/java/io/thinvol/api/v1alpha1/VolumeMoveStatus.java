@@ -69,7 +69,9 @@ public class VolumeMoveStatus extends ConditionedStatus {
       "The old volume's reclaim policy, held at Retain during the cut-over and restored after it.")
   private String originalReclaimPolicy;
 
-  @JsonPropertyDescription("PreCopied, CutOver, Succeeded; the message says why.")
+  @JsonPropertyDescription(
+      "PreCopied, CutOver, Succeeded or Failed, and NodeNotReady while the source or target node"
+          + " is not Ready or is lost; the message says why.")
   @Override
   public List<Condition> getConditions() {
     return super.getConditions();

@@ -102,6 +102,19 @@ final class CopyCalls {
     return call != null && !call.isDone();
   }
 
+  /**
+   * Gives up the move's calls in flight (their node is lost, or NotReady past the deadline): they
+   * end at once, cancelled, and what they may have made is dropped by name as after a restart.
+   */
+  void cancel(String uid) {
+    for (String key : new String[] {uid + SNAPSHOT, uid + COPY}) {
+      CompletableFuture<?> call = calls.remove(key);
+      if (call != null) {
+        call.cancel(true);
+      }
+    }
+  }
+
   /** Forgets a move's calls (they ended or were given up). */
   void forget(String uid) {
     calls.remove(uid + SNAPSHOT);

@@ -63,6 +63,10 @@ final class FinishStep {
       move.save();
       return WaitStep.POLL;
     }
+    NodeWait.Release release = NodeWait.beforeReleasingSource(move, old);
+    if (release != NodeWait.Release.GO) {
+      return release == NodeWait.Release.HOLD ? NodeWait.POLL : null;
+    }
     TemporaryObjects.remove(move);
     String policy = status.getOriginalReclaimPolicy();
     move.cluster().patchVolume(old.getMetadata().getName(), VolumeObjects.releasePatch(policy));

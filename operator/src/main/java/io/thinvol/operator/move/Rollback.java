@@ -111,7 +111,8 @@ final class Rollback {
         names.claim(),
         Serialization.asJson(Map.of("metadata", Map.of("annotations", annotations))));
     CutSnapshot.dropUnimported(move, old);
-    TemporaryObjects.remove(move);
+    // The copy's claim went at the start; the pre-copy's is bound: its snapshot may go with it.
+    TemporaryObjects.removeAfterFailure(move);
     String why =
         Conditions.find(move.status().getConditions(), MoveStatusModel.CUT_OVER)
             .map(c -> c.getMessage())

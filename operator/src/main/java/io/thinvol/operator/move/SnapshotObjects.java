@@ -69,6 +69,18 @@ final class SnapshotObjects {
         .map(String::valueOf);
   }
 
+  /**
+   * Whether {@code content} is bound to {@code snapshot} as the snapshot controller reads a
+   * binding: its {@code volumeSnapshotRef} names the VolumeSnapshot's uid.
+   */
+  static boolean boundTo(
+      GenericKubernetesResource content, Optional<GenericKubernetesResource> snapshot) {
+    Object spec = content.getAdditionalProperties().get("spec");
+    Object ref = spec instanceof Map<?, ?> map ? map.get("volumeSnapshotRef") : null;
+    Object uid = ref instanceof Map<?, ?> map ? map.get("uid") : null;
+    return snapshot.isPresent() && snapshot.get().getMetadata().getUid().equals(uid);
+  }
+
   @SuppressWarnings("unchecked")
   private static Map<String, Object> status(GenericKubernetesResource object) {
     Object status = object == null ? null : object.getAdditionalProperties().get("status");

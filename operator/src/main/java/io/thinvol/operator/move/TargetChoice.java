@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.storage.CSIStorageCapacity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.thinvol.api.BackendNames;
 import io.thinvol.api.v1alpha1.VolumeMove;
+import io.thinvol.operator.nodeloss.NodeHealth;
 import java.math.BigDecimal;
 import java.util.Comparator;
 import java.util.List;
@@ -15,8 +16,8 @@ import java.util.Optional;
 
 /**
  * Where a move without a target goes: a node whose kubelet registered the claim's driver, other
- * than the source, schedulable and not being evacuated, with the most capacity the driver publishes
- * for the claim's StorageClass (CSIStorageCapacity); ties go to the first name.
+ * than the source, schedulable, Ready and not being evacuated, with the most capacity the driver
+ * publishes for the claim's StorageClass (CSIStorageCapacity); ties go to the first name.
  */
 final class TargetChoice {
 
@@ -66,7 +67,7 @@ final class TargetChoice {
     boolean evacuating =
         node.getMetadata().getAnnotations() != null
             && "true".equals(node.getMetadata().getAnnotations().get(VolumeMove.EVACUATE));
-    return !unschedulable && !evacuating;
+    return !unschedulable && !evacuating && NodeHealth.of(Optional.of(node)).ready();
   }
 
   /** The capacity published for the class, by node (the topology's node label). */
