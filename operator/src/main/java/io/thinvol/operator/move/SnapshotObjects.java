@@ -70,15 +70,16 @@ final class SnapshotObjects {
   }
 
   /**
-   * Whether {@code content} is bound to {@code snapshot} as the snapshot controller reads a
-   * binding: its {@code volumeSnapshotRef} names the VolumeSnapshot's uid.
+   * Whether the snapshot controller has bound {@code content} to a VolumeSnapshot (its {@code
+   * volumeSnapshotRef} carries the snapshot's uid, which only the binding writes): then the
+   * controller deletes it once that snapshot is gone, also when the snapshot is gone already by the
+   * time a move looks again, and a delete of the operator's besides races the csi-snapshotter.
    */
-  static boolean boundTo(
-      GenericKubernetesResource content, Optional<GenericKubernetesResource> snapshot) {
+  static boolean bound(GenericKubernetesResource content) {
     Object spec = content.getAdditionalProperties().get("spec");
     Object ref = spec instanceof Map<?, ?> map ? map.get("volumeSnapshotRef") : null;
     Object uid = ref instanceof Map<?, ?> map ? map.get("uid") : null;
-    return snapshot.isPresent() && snapshot.get().getMetadata().getUid().equals(uid);
+    return uid != null && !String.valueOf(uid).isEmpty();
   }
 
   @SuppressWarnings("unchecked")

@@ -63,10 +63,9 @@ final class TemporaryObjects {
               + "), not what was written since; clone it into a claim of your own, or delete it");
     }
     if (move.services().settings().snapshotApi()) {
-      Optional<GenericKubernetesResource> cut = cluster.snapshot(names.namespace(), names.cut());
       Optional<GenericKubernetesResource> content = cluster.snapshotContent(names.cut());
       cluster.deleteSnapshot(names.namespace(), names.cut());
-      if (content.isPresent() && !SnapshotObjects.boundTo(content.get(), cut)) {
+      if (content.isPresent() && !SnapshotObjects.bound(content.get())) {
         cluster.deleteSnapshotContent(names.cut());
       }
       cluster.deleteSnapshot(names.namespace(), names.preSnapshot());
