@@ -48,6 +48,8 @@ public final class VolumeManager {
   private final VolumeClones clones;
   private final PointInTimeImages pointInTime;
   private final VolumeDeletion deletion;
+  private final VolumeRoles roles;
+  private final ReplicaCopies replicas;
 
   public VolumeManager(
       DriverConfig config,
@@ -84,6 +86,8 @@ public final class VolumeManager {
     this.pointInTime =
         new PointInTimeImages(config.nodeId(), layout, catalog, host, locks, snapshots, copier);
     this.deletion = new VolumeDeletion(config.nodeId(), layout, catalog, host, locks, capacity);
+    this.roles = new VolumeRoles(config.nodeId(), layout, catalog, host, locks, this);
+    this.replicas = new ReplicaCopies(config.nodeId(), catalog, host, layout, locks, this, clones);
   }
 
   /** Undoes what a crash of the previous run left behind: thaws the filesystems it froze. */
@@ -98,6 +102,16 @@ public final class VolumeManager {
   /** This node's volumes and snapshots as other nodes copy them. */
   public PointInTimeImages pointInTime() {
     return pointInTime;
+  }
+
+  /** The volumes' roles in replications. */
+  public VolumeRoles roles() {
+    return roles;
+  }
+
+  /** Replicas of other nodes' volumes made on this node. */
+  public ReplicaCopies replicas() {
+    return replicas;
   }
 
   public VolumeModifier modifier() {
@@ -144,7 +158,7 @@ public final class VolumeManager {
    * Makes {@code spec}'s volume with {@code make}, under its name's lock; a volume of that name
    * made earlier is answered instead (through {@code answer}), if it is what {@code spec} asks for.
    */
-  private <T> T onceByName(VolumeSpec spec, Function<VolumeRecord, T> answer, Supplier<T> make) {
+  <T> T onceByName(VolumeSpec spec, Function<VolumeRecord, T> answer, Supplier<T> make) {
     try (OperationLocks.Held name =
         locks.acquire(
             "name:volume:" + spec.name(), "volume name '" + spec.name() + "'", NAME_WAIT)) {
@@ -179,7 +193,8 @@ public final class VolumeManager {
             new ContentSource(ContentSource.Kind.SNAPSHOT, snapshotId),
             parameters,
             IoMode.parse(base.ioMode()).orElse(IoMode.BUFFERED),
-            baseId);
+            baseId,
+            null);
     return onceByName(
         spec, existing -> new DeltaCopied(existing, 0), () -> clones.createDelta(spec, budget));
   }
@@ -220,7 +235,8 @@ public final class VolumeManager {
               spec.parameters(),
               grow && spec.accessType() == AccessType.MOUNT,
               formatted,
-              spec.ioMode().id());
+              spec.ioMode().id(),
+              spec.replication());
       Catalog.writeMeta(assembled, record);
       catalog.publish(record, assembled);
       reserved.keep();
