@@ -136,17 +136,18 @@ public final class ReplicaCopies {
 
   /** A delta goes onto an intact replica of the same replication only. */
   private VolumeRecord requireReplicaBase(Request request) {
-    VolumeRecord base = DeltaBases.require(catalog, host, layout, nodeId, request.baseVolumeId());
-    ReplicationRecord held = base.replication();
-    if (held == null
-        || !held.secondary()
-        || held.stale()
-        || !held.id().equals(request.replicationId())) {
+    ReplicationRecord held =
+        catalog.volume(request.baseVolumeId()).map(VolumeRecord::replication).orElse(null);
+    if (catalog.volume(request.baseVolumeId()).isPresent()
+        && (held == null
+            || !held.secondary()
+            || held.stale()
+            || !held.id().equals(request.replicationId()))) {
       throw CsiException.failedPrecondition(
           "volume %s is not a replica of replication %s on node %s; a sync's delta goes onto the"
               + " previous replica (or, for a first sync, onto none)",
-          base.id(), request.replicationId(), nodeId);
+          request.baseVolumeId(), request.replicationId(), nodeId);
     }
-    return base;
+    return DeltaBases.require(catalog, host, layout, nodeId, request.baseVolumeId());
   }
 }
