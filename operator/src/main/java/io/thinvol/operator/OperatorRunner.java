@@ -17,6 +17,8 @@ import io.thinvol.operator.model.GroupSnapshotModel;
 import io.thinvol.operator.model.Settings;
 import io.thinvol.operator.monitoring.NodePodsGauge;
 import io.thinvol.operator.move.VolumeMoveReconciler;
+import io.thinvol.operator.replicate.ReplicationMetrics;
+import io.thinvol.operator.replicate.VolumeReplicationReconciler;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -28,8 +30,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The running operator: the StorageBackend and VolumeMove reconcilers and the space-reclaim addons,
- * leader election among replicas, and the {@link HealthServer} for the kubelet.
+ * The running operator: the StorageBackend, VolumeMove and VolumeReplication reconcilers and the
+ * space-reclaim addons, leader election among replicas, and the {@link HealthServer} for the
+ * kubelet.
  */
 public final class OperatorRunner implements AutoCloseable {
 
@@ -96,6 +99,10 @@ public final class OperatorRunner implements AutoCloseable {
     }
     operator.register(
         new VolumeMoveReconciler(client, settings, copier, new Events(client, clock), clock));
+    ReplicationMetrics replications = new ReplicationMetrics();
+    operator.register(
+        new VolumeReplicationReconciler(
+            client, settings, copier, new Events(client, clock), replications, clock));
     operator.register(new NodeEvacuator(client, clock));
     Addons addons =
         Addons.register(
@@ -108,7 +115,11 @@ public final class OperatorRunner implements AutoCloseable {
                 healthPort,
                 new InformerHealth(() -> unhealthyEventSources(operator), clock),
                 () -> operator.getRuntimeInfo().isStarted(),
-                () -> metrics.render() + nodePods.render() + addons.metrics().render());
+                () ->
+                    metrics.render()
+                        + nodePods.render()
+                        + addons.metrics().render()
+                        + replications.render());
     log.info(
         "operator started in namespace {} (OpenShift: {}, snapshot API: {}, monitoring API: {})",
         settings.namespace(),

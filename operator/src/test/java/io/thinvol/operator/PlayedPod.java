@@ -27,6 +27,7 @@ final class PlayedPod implements AutoCloseable {
   private final Path staging;
   private final Path target;
   private boolean running = true;
+  private boolean podExists = true;
 
   private PlayedPod(
       KubernetesClient client,
@@ -97,13 +98,23 @@ final class PlayedPod implements AutoCloseable {
 
   /** The pod ends (evicted, or scaled down): its volume is released, its object deleted. */
   void stop() {
-    if (!running) {
-      return;
+    if (running) {
+      running = false;
+      node.csi().unpublish(volumeId, target);
+      node.csi().unstage(volumeId, staging);
     }
-    running = false;
-    node.csi().unpublish(volumeId, target);
-    node.csi().unstage(volumeId, staging);
-    PlayedControllers.deleteUnused(client, pod);
+    lose();
+  }
+
+  /**
+   * Its node died: Kubernetes deletes the Pod object (the pod GC, once the node is out of service);
+   * the volume stays mounted on that node until its kubelet returns ({@link #stop}).
+   */
+  void lose() {
+    if (podExists) {
+      podExists = false;
+      PlayedControllers.deleteUnused(client, pod);
+    }
   }
 
   @Override

@@ -119,6 +119,15 @@ class RbacCoverageTest extends MockClusterTest {
               "delete admissionregistration.k8s.io/validatingadmissionpolicybindings",
               "the cut-over's policy removed: VolumeMoveTest"),
           Map.entry(
+              "patch thinvol.io/volumereplications",
+              "a VolumeReplication's finalizer: VolumeReplicationTest"),
+          Map.entry(
+              "update thinvol.io/volumereplications/status",
+              "a VolumeReplication's status: VolumeReplicationTest"),
+          Map.entry(
+              "get thinvol.io/volumereplicationclasses",
+              "a VolumeReplication reads its class: VolumeReplicationTest"),
+          Map.entry(
               "update thinvol.io/storagebackends/finalizers",
               "blockOwnerDeletion on owned objects (OpenShift's OwnerReferencesPermissionEnforcement)"));
 

@@ -13,11 +13,27 @@ public class ReplicaPoint {
   @JsonPropertyDescription("Its volume handle on that node.")
   private String volumeHandle;
 
+  @JsonPropertyDescription("The primary's volume it is a replica of.")
+  private String sourceVolumeHandle;
+
   @JsonPropertyDescription("The primary's sync snapshot it equals.")
   private String snapshotHandle;
 
   @JsonPropertyDescription("The number of the sync that made it; the next sync is one more.")
   private Long sync;
+
+  @JsonPropertyDescription(
+      "Whether both drivers were told (the older snapshot and replica are deleted); the next sync"
+          + " waits for it.")
+  private Boolean acknowledged;
+
+  public Boolean getAcknowledged() {
+    return acknowledged;
+  }
+
+  public void setAcknowledged(Boolean acknowledged) {
+    this.acknowledged = acknowledged;
+  }
 
   public String getNode() {
     return node;
@@ -33,6 +49,14 @@ public class ReplicaPoint {
 
   public void setVolumeHandle(String volumeHandle) {
     this.volumeHandle = volumeHandle;
+  }
+
+  public String getSourceVolumeHandle() {
+    return sourceVolumeHandle;
+  }
+
+  public void setSourceVolumeHandle(String sourceVolumeHandle) {
+    this.sourceVolumeHandle = sourceVolumeHandle;
   }
 
   public String getSnapshotHandle() {

@@ -22,7 +22,7 @@ public class VolumeReplicationClassSpec {
   private String provisioner;
 
   @JsonPropertyDescription(
-      "schedulingInterval: the interval between syncs, a Go duration from 30s to 24h (default"
+      "schedulingInterval: the interval between syncs, a Go duration from 10s to 24h (default"
           + " 5m). standbyNodeSelector: key=value[,key=value], the labels the standby node must"
           + " have (default: any node that runs the driver). Other keys are refused.")
   @ValidationRule(value = "self == oldSelf", message = "parameters are immutable")

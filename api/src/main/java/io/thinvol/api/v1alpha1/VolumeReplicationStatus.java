@@ -38,6 +38,11 @@ public class VolumeReplicationStatus {
   private Long lastSyncBytes;
 
   @JsonPropertyDescription(
+      "The number of the last sync begun: it names the sync's snapshot on the primary and the"
+          + " replica made of it.")
+  private Long lastSyncAttempt;
+
+  @JsonPropertyDescription(
       "When the last sync began; a sync after lastCompletionTime is under way.")
   private String lastStartTime;
 
@@ -123,6 +128,14 @@ public class VolumeReplicationStatus {
 
   public void setLastSyncBytes(Long lastSyncBytes) {
     this.lastSyncBytes = lastSyncBytes;
+  }
+
+  public Long getLastSyncAttempt() {
+    return lastSyncAttempt;
+  }
+
+  public void setLastSyncAttempt(Long lastSyncAttempt) {
+    this.lastSyncAttempt = lastSyncAttempt;
   }
 
   public String getLastStartTime() {

@@ -10,6 +10,7 @@ import io.thinvol.driver.store.ContentSource;
 import io.thinvol.driver.store.DataLayout;
 import io.thinvol.driver.store.GroupCatalog;
 import io.thinvol.driver.store.Ids;
+import io.thinvol.driver.store.ReplicationRecord;
 import io.thinvol.driver.store.VolumeRecord;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -247,9 +248,22 @@ public final class VolumeManager {
     }
   }
 
-  /** Deletes a volume; an unknown id is already deleted. A staged volume is refused. */
+  /**
+   * Deletes a volume; an unknown id is already deleted. A staged volume is refused. A replicated
+   * primary's sync snapshot, which only its replication uses, goes with it.
+   */
   public void delete(String volumeId) {
+    String syncSnapshot =
+        catalog
+            .volume(volumeId)
+            .map(VolumeRecord::replication)
+            .filter(replication -> !replication.secondary())
+            .map(ReplicationRecord::syncSnapshotId)
+            .orElse(null);
     deletion.delete(volumeId);
+    if (syncSnapshot != null) {
+      snapshots.delete(syncSnapshot);
+    }
   }
 
   /**

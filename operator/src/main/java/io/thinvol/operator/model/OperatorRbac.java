@@ -98,6 +98,12 @@ public final class OperatorRbac {
     // node annotated thinvol.io/evacuate=true; those not yet cutting over are deleted when the
     // annotation goes. (It reads nodes with the node pods' rules, which the operator holds.)
     rules.add("thinvol.io", "volumemoves", "list", "watch", "create", "delete");
+    // VolumeReplications (io.thinvol.operator.replicate): the finalizer (a patch), the status, its
+    // class; a failover or a switchover is a VolumeMove it creates (above); a stale copy's old
+    // volume gets its policy back (persistentvolumes patch, above).
+    rules.add("thinvol.io", "volumereplications", "get", "list", "watch", "patch");
+    rules.add("thinvol.io", "volumereplications/status", "update");
+    rules.add("thinvol.io", "volumereplicationclasses", "get");
     if (openShift) {
       // The console's dashboard: one ConfigMap in openshift-config-managed, by name; create cannot
       // be limited to a name, nor (in a CSV) to another namespace.

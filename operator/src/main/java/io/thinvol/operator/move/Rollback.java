@@ -110,7 +110,9 @@ final class Rollback {
         names.namespace(),
         names.claim(),
         Serialization.asJson(Map.of("metadata", Map.of("annotations", annotations))));
-    CutSnapshot.dropUnimported(move, old);
+    if (!ReplicaMove.promoted(move)) {
+      CutSnapshot.dropUnimported(move, old); // a failover took none
+    }
     TemporaryObjects.remove(move);
     String why =
         Conditions.find(move.status().getConditions(), MoveStatusModel.CUT_OVER)
@@ -136,6 +138,10 @@ final class Rollback {
   private static void discardNewVolume(Move move, PersistentVolume old) {
     String handle = move.status().getTargetVolumeHandle();
     if (handle == null) {
+      return;
+    }
+    if (ReplicaMove.promoted(move)) {
+      ReplicaPromotion.release(move); // the replica is the replication's: never deleted here
       return;
     }
     MoveNames names = move.names();
