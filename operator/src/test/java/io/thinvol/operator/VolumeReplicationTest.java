@@ -102,6 +102,31 @@ class VolumeReplicationTest extends MoveClusterTest {
   }
 
   @Test
+  void aFailedNodesCopyIsDemotedWhenItReturnsAndKeptWithoutAutoResync() {
+    start("1h");
+    VolumeReplications.outOfService(client, "node-a", true);
+    stopApp();
+    awaitReplication("failed over", r -> r.getStatus().getStaleCopy() != null);
+    assertThat(copier.roles).noneMatch(role -> role.startsWith("DEMOTE"));
+
+    VolumeReplications.outOfService(client, "node-a", false);
+    VolumeReplication kept =
+        awaitReplication(
+            "the stale copy demoted and kept",
+            r -> Boolean.TRUE.equals(r.getStatus().getStaleCopy().getDemoted()));
+    assertThat(copier.roles).contains("DEMOTE " + OLD_HANDLE + " on " + driverPod("node-a"));
+    assertThat(
+            kept.getStatus().getConditions().stream()
+                .filter(c -> c.getType().equals("Degraded"))
+                .findFirst()
+                .orElseThrow()
+                .getReason())
+        .isEqualTo("StaleCopyKept");
+    assertThat(volume(OLD_PV).getSpec().getPersistentVolumeReclaimPolicy()).isEqualTo("Retain");
+    await("a Warning", () -> events().contains("StaleCopyKept"));
+  }
+
+  @Test
   void aDeletedNodeIsFailedOverToo() {
     start("1h");
     stopApp();

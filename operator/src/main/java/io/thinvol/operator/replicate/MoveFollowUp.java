@@ -67,7 +67,11 @@ final class MoveFollowUp {
     }
     if (phase != MovePhase.Succeeded) {
       replication.message(
-          "VolumeMove " + name + " (" + phase + "): " + move.getStatus().getMessage());
+          "VolumeMove "
+              + name
+              + (move.getStatus() == null
+                  ? " is not started yet"
+                  : " (" + phase + "): " + move.getStatus().getMessage()));
       replication.save();
       return POLL;
     }
@@ -97,7 +101,9 @@ final class MoveFollowUp {
               + status.getLastSyncTime()
               + ": what was written to it on node "
               + from
-              + " after that is lost";
+              + " after "
+              + status.getLastSyncTime()
+              + " is lost";
       replication.warning("FailedOver", lost);
       replication.condition(ReplicationConditions.DEGRADED, true, "FailedOver", lost);
       replication.condition(ReplicationConditions.COMPLETED, true, "FailedOver", lost);

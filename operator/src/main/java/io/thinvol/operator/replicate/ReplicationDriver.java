@@ -24,8 +24,14 @@ final class ReplicationDriver {
 
   private ReplicationDriver() {}
 
-  /** When to look again. */
+  /** When to look again; what the steps changed is saved. */
   static Duration advance(Replication replication) {
+    Duration wait = steps(replication);
+    replication.save();
+    return wait;
+  }
+
+  private static Duration steps(Replication replication) {
     VolumeReplicationStatus status = replication.status();
     if (status.getVolumeMove() != null) {
       Duration wait = MoveFollowUp.run(replication);

@@ -201,14 +201,20 @@ final class SyncStep {
     return status.getLastSyncAttempt() == null ? 0 : status.getLastSyncAttempt();
   }
 
-  /** An interval after the last sync began; a failed one is tried again sooner. */
+  /**
+   * An interval after the last sync began; at once when there is no replica (a first sync, or the
+   * first after a failover, a switchover or a new standby); a failed one is tried again sooner.
+   */
   private static Instant nextDue(VolumeReplicationStatus status, Duration interval) {
     if (status.getLastStartTime() == null) {
       return Instant.EPOCH;
     }
     boolean lastFailed = !status.getLastStartTime().equals(status.getLastSyncTime());
-    return lastFailed
-        ? Instant.parse(status.getLastCompletionTime()).plus(RETRY)
+    if (lastFailed) {
+      return Instant.parse(status.getLastCompletionTime()).plus(RETRY);
+    }
+    return status.getReplica() == null
+        ? Instant.EPOCH
         : Instant.parse(status.getLastStartTime()).plus(interval);
   }
 
