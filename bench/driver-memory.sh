@@ -7,7 +7,10 @@
 #
 # Usage: bench/driver-memory.sh [ROUNDS] [OTHER_HOME]
 #   OTHER_HOME: a directory holding another entry point (thinvol) and jar (thinvol-driver.jar),
-#   e.g. an older build; its rounds alternate with this tree's so both see the same machine.
+#   e.g. an older build; its rounds alternate with this tree's so both see the same machine. A home
+#   with a Java runtime in java/ runs on it (the image's), else on the java of the PATH.
+#   THINVOL_RUNTIME: the runtime this tree's rounds run on, e.g. the one build-local.sh links
+#   (packaging/image/java-runtime.sh JAR DIR); the java of the PATH by default.
 # Extra JVM flags for a diagnosis go in JAVA_OPTS, as in the image (e.g.
 # JAVA_OPTS=-XX:NativeMemoryTracking=summary adds the JVM's own account of each measure).
 # BENCH_PREBUILT=1 skips the build; BENCH_TMP: where the temp dir goes, /var/tmp by default.
@@ -27,6 +30,7 @@ this="$work/this"
 mkdir -p "$this" "$work/tls"
 cp packaging/image/thinvol-driver "$this/thinvol"
 cp "$(ls driver/target/thinvol-driver-*-all.jar | head -n 1)" "$this/thinvol-driver.jar"
+if [ -n "${THINVOL_RUNTIME:-}" ]; then ln -s "$(cd "$THINVOL_RUNTIME" && pwd)" "$this/java"; fi
 openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost \
   -addext "subjectAltName=DNS:localhost,IP:127.0.0.1" \
   -keyout "$work/tls/tls.key" -out "$work/tls/tls.crt" 2>/dev/null
@@ -70,7 +74,9 @@ round() {
   local http_port
   http_port=$(free_port)
   # The DaemonSet's arguments and environment (operator model NodeDaemonSetModel).
-  THINVOL_HOME="$home" POD_NAME=bench-driver POD_NAMESPACE=thinvol-system \
+  local path="$PATH"
+  if [ -x "$home/java/bin/java" ]; then path="$home/java/bin:$PATH"; fi
+  PATH="$path" THINVOL_HOME="$home" POD_NAME=bench-driver POD_NAMESPACE=thinvol-system \
     THINVOL_KUBE_API_URL="http://127.0.0.1:$api_port" \
     sh "$home/thinvol" driver --csi-endpoint="unix://$dir/csi.sock" \
     --addons-endpoint="unix://$dir/csi-addons.sock" --addons-port="$tls_port" \
@@ -102,7 +108,8 @@ round() {
   local noop
   noop=$(java -cp "$cp" io.thinvol.driver.bench.DriverBenchmark "$dir/csi.sock" "$dir" noop |
     awk '{print $2}')
-  printf '%-8s %s | %s | %s | %s ms\n' "$name" "$idle" "$tls" "$filled" "$noop"
+  printf '%-8s %s | %s | %s | %s ms | %s\n' "$name" "$idle" "$tls" "$filled" "$noop" \
+    "$(PATH="$path" java -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.home = //p')"
   kill "$driver_pid"
   wait "$driver_pid" 2>/dev/null || true
   driver_pid=""

@@ -2,14 +2,12 @@ package io.thinvol.operator;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
 import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
-import io.javaoperatorsdk.operator.api.reconciler.PrimaryUpdateAndCacheUtils;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.Workflow;
@@ -29,6 +27,7 @@ import io.thinvol.operator.dependent.NodePodMonitorDependent;
 import io.thinvol.operator.dependent.NodeRoleBindingDependent;
 import io.thinvol.operator.dependent.NodeRoleDependent;
 import io.thinvol.operator.dependent.NodeServiceAccountDependent;
+import io.thinvol.operator.dependent.SnapshotClassesWanted;
 import io.thinvol.operator.dependent.SnapshotMetadataApi;
 import io.thinvol.operator.dependent.SnapshotMetadataEndpointDependent;
 import io.thinvol.operator.dependent.SnapshotMetadataServiceDependent;
@@ -71,13 +70,13 @@ import org.slf4j.LoggerFactory;
           name = "snapshot-class",
           type = VolumeSnapshotClassDependent.class,
           activationCondition = VolumeSnapshotClassDependent.SnapshotApi.class,
-          reconcilePrecondition = VolumeSnapshotClassDependent.Wanted.class,
+          reconcilePrecondition = SnapshotClassesWanted.class,
           dependsOn = "csi-driver"),
       @Dependent(
           name = "group-snapshot-class",
           type = VolumeGroupSnapshotClassDependent.class,
           activationCondition = VolumeGroupSnapshotClassDependent.GroupSnapshotApi.class,
-          reconcilePrecondition = VolumeGroupSnapshotClassDependent.Wanted.class,
+          reconcilePrecondition = SnapshotClassesWanted.class,
           dependsOn = "csi-driver"),
       @Dependent(
           name = "snapshot-metadata-tls",
@@ -115,23 +114,20 @@ public class StorageBackendReconciler
   // A refused backend is checked again on this period: what blocks it is not watched.
   static final Duration WHILE_REFUSED = Duration.ofSeconds(60);
 
-  private static final int NAMED_USERS = 5;
   private static final Logger log = LoggerFactory.getLogger(StorageBackendReconciler.class);
 
   private final Settings settings;
   private final Clock clock;
-  private final Events events;
   private final Registrations registrations = new Registrations();
   private final VolumesInUse volumesInUse = new VolumesInUse();
-  private final DeletionBackoff deletionBackoff = new DeletionBackoff();
   private final ClusterNodes clusterNodes = new ClusterNodes();
   private final DeploymentRefusals refusals = new DeploymentRefusals(volumesInUse, clusterNodes);
   private final NodeClusterRoleBindings nodeBindings = new NodeClusterRoleBindings();
-  private final NodePodsTeardown nodePodsTeardown;
   private final RolloutProgress rollouts = new RolloutProgress();
   private final StatusAnnouncements announcements;
   private final SharedMonitoring sharedMonitoring = new SharedMonitoring();
   private final NodePodsGauge nodePods;
+  private final BackendDeletion deletion;
 
   /**
    * @param nodePods told each backend's node pods as its DaemonSet's status says
@@ -140,10 +136,18 @@ public class StorageBackendReconciler
       Settings settings, Clock clock, Events events, NodePodsGauge nodePods) {
     this.settings = settings;
     this.clock = clock;
-    this.events = events;
     this.nodePods = nodePods;
-    this.nodePodsTeardown = new NodePodsTeardown(clock);
     this.announcements = new StatusAnnouncements(events);
+    this.deletion =
+        new BackendDeletion(
+            settings,
+            clock,
+            events,
+            volumesInUse,
+            nodeBindings,
+            sharedMonitoring,
+            nodePods,
+            rollouts);
   }
 
   @Override
@@ -181,8 +185,8 @@ public class StorageBackendReconciler
               now);
     }
     StorageBackendStatus before = backend.getStatus();
-    if (!sameStatus(before, status)) {
-      writeStatus(backend, status, context);
+    if (!BackendStatusWrites.same(before, status)) {
+      BackendStatusWrites.write(backend, status, context);
       // Once written, so a retry does not repeat it.
       announcements.announce(backend, before, status);
     }
@@ -210,60 +214,7 @@ public class StorageBackendReconciler
    */
   @Override
   public DeleteControl cleanup(StorageBackend backend, Context<StorageBackend> context) {
-    String uid = backend.getMetadata().getUid();
-    List<String> users = volumesInUse.of(backend);
-    if (users.isEmpty()) {
-      users = volumesInUse.confirmedOf(backend, context.getClient());
-    }
-    if (users.isEmpty()) {
-      deletionBackoff.reset(uid);
-      return tearDown(backend, context);
-    }
-    String named =
-        String.join(", ", users.subList(0, Math.min(NAMED_USERS, users.size())))
-            + (users.size() > NAMED_USERS ? " and " + (users.size() - NAMED_USERS) + " more" : "");
-    String message = "deletion waits until no volume uses this backend; still in use by " + named;
-    StorageBackendStatus before = backend.getStatus();
-    StorageBackendStatus status = StatusModel.deletionBlocked(backend, message, clock.instant());
-    // Only a change of users is news: a retry that finds the same ones writes and says nothing.
-    if (!sameStatus(before, status)) {
-      deletionBackoff.reset(uid);
-      writeStatus(backend, status, context);
-      events.recurringWarning(backend, "DeletionBlocked", message);
-    }
-    return DeleteControl.noFinalizerRemoval().rescheduleAfter(deletionBackoff.next(uid));
-  }
-
-  /**
-   * The node pods stop first (their DaemonSet goes, and the rest waits for them: they use the
-   * permissions it removes); then every other object the backend had goes, and the finalizer.
-   */
-  private DeleteControl tearDown(StorageBackend backend, Context<StorageBackend> context) {
-    Leftovers.removeDaemonSet(context.getClient(), backend, settings);
-    NodePodsTeardown.Stop stop =
-        nodePodsTeardown.stop(backend, context.getSecondaryResources(Pod.class));
-    if (stop.waiting()) {
-      StorageBackendStatus status =
-          StatusModel.stoppingNodePods(
-              backend, NodePodsTeardown.waitingMessage(backend, stop), clock.instant());
-      if (!sameStatus(backend.getStatus(), status)) {
-        writeStatus(backend, status, context);
-      }
-      return DeleteControl.noFinalizerRemoval().rescheduleAfter(stop.lookAgain());
-    }
-    if (stop.gaveUp()) {
-      events.warning(
-          backend, "NodePodsLingering", NodePodsTeardown.gaveUpMessage(settings.namespace(), stop));
-    }
-    Leftovers.remove(context.getClient(), backend, settings);
-    nodeBindings.unbind(
-        context.getClient(), settings, backend, () -> context.getPrimaryCache().list().toList());
-    sharedMonitoring.removed(
-        context.getClient(), settings, backend, () -> context.getPrimaryCache().list().toList());
-    nodePods.forget(backend.getMetadata().getName());
-    events.normal(backend, "Deleted", "no volume uses it any more; its objects are removed");
-    rollouts.forget(backend);
-    return DeleteControl.defaultDelete();
+    return deletion.cleanup(backend, context);
   }
 
   /**
@@ -277,9 +228,9 @@ public class StorageBackendReconciler
     log.warn("reconciling StorageBackend {} failed: {}", backend.getMetadata().getName(), failure);
     StorageBackendStatus before = backend.getStatus();
     StorageBackendStatus status = StatusModel.failed(backend, failure, clock.instant());
-    if (!sameStatus(before, status)) {
+    if (!BackendStatusWrites.same(before, status)) {
       try {
-        writeStatus(backend, status, context);
+        BackendStatusWrites.write(backend, status, context);
         announcements.announce(backend, before, status);
       } catch (RuntimeException writeFailed) {
         log.warn(
@@ -289,26 +240,5 @@ public class StorageBackendReconciler
       }
     }
     return ErrorStatusUpdateControl.noStatusUpdate();
-  }
-
-  /**
-   * Replaces the status (optimistic locking, retried on conflict) and puts the result in the cache
-   * at once: the next reconcile, often triggered before the informer catches up, must compare
-   * against what was written, or a field removed here (a cleared node problem) would stay.
-   */
-  private static void writeStatus(
-      StorageBackend backend, StorageBackendStatus status, Context<StorageBackend> context) {
-    PrimaryUpdateAndCacheUtils.updateStatusAndCacheResource(
-        backend,
-        context,
-        fresh -> {
-          fresh.setStatus(status);
-          return fresh;
-        });
-  }
-
-  // Conditions keep their transition times, so equal content means nothing changed to write.
-  private static boolean sameStatus(StorageBackendStatus current, StorageBackendStatus next) {
-    return current != null && Serialization.asJson(current).equals(Serialization.asJson(next));
   }
 }

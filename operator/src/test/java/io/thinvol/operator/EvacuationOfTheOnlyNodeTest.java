@@ -2,7 +2,6 @@ package io.thinvol.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.api.model.PersistentVolumeBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
@@ -11,9 +10,7 @@ import io.thinvol.api.v1alpha1.MovePhase;
 import io.thinvol.api.v1alpha1.VolumeMove;
 import io.thinvol.testing.DescribedEvents;
 import io.thinvol.testing.PlayedControllers;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,9 +28,7 @@ class EvacuationOfTheOnlyNodeTest extends MockClusterTest {
   @Test
   void itsMovesWaitForANodeAndAreWithdrawnWithTheAnnotation() {
     apply("metadata:\n  name: " + BACKEND + "\n");
-    client
-        .resource(new NodeBuilder().withNewMetadata().withName(NODE).endMetadata().build())
-        .create();
+    EvacuatedNodes.create(client, NODE);
     registerDriver(NODE, DRIVER);
     cluster.namespace(APPS);
     boundClaim("data-a", "pv-a");
@@ -94,35 +89,12 @@ class EvacuationOfTheOnlyNodeTest extends MockClusterTest {
     PlayedControllers.bind(client, volume, created);
   }
 
-  /** Sets or (null) removes the annotation, as {@code kubectl annotate node} does. */
   private void annotate(String value) {
-    client
-        .nodes()
-        .withName(NODE)
-        .edit(
-            n -> {
-              Map<String, String> annotations =
-                  new HashMap<>(
-                      n.getMetadata().getAnnotations() == null
-                          ? Map.of()
-                          : n.getMetadata().getAnnotations());
-              if (value == null) {
-                annotations.remove(VolumeMove.EVACUATE);
-              } else {
-                annotations.put(VolumeMove.EVACUATE, value);
-              }
-              n.getMetadata().setAnnotations(annotations);
-              return n;
-            });
+    EvacuatedNodes.annotate(client, NODE, value);
   }
 
   private List<VolumeMove> moves() {
-    return client
-        .resources(VolumeMove.class)
-        .inAnyNamespace()
-        .withLabel(VolumeMove.EVACUATED_NODE, NODE)
-        .list()
-        .getItems();
+    return EvacuatedNodes.moves(client, NODE);
   }
 
   private List<String> nodeReasons() {

@@ -6,9 +6,7 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
-import io.thinvol.addons.call.ProjectedToken;
 import io.thinvol.api.v1alpha1.StorageBackend;
-import io.thinvol.operator.model.Images;
 import io.thinvol.operator.model.Names;
 import io.thinvol.operator.model.Settings;
 import io.thinvol.operator.model.VolumeGroupSnapshotClass;
@@ -23,15 +21,8 @@ import org.junit.jupiter.api.Test;
 class GroupSnapshotDeploymentTest extends MockClusterTest {
 
   static Settings servingGroupSnapshots() {
-    return new Settings(
-        NAMESPACE,
-        SETTINGS.operatorImage(),
-        false,
-        true,
-        ProjectedToken.DEFAULT_AUDIENCE,
-        false,
-        Images.compiled(SETTINGS.operatorImage()),
-        true);
+    return new Settings(NAMESPACE, SETTINGS.operatorImage(), false, true)
+        .withGroupSnapshotApi(true);
   }
 
   @Override

@@ -3,7 +3,6 @@ package io.thinvol.operator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.javaoperatorsdk.operator.Operator;
 import io.thinvol.addons.ClusterFixtures;
@@ -18,7 +17,6 @@ import io.thinvol.testing.DescribedEvents;
 import io.thinvol.testing.PlayedControllers;
 import io.thinvol.testing.StrictApiServer;
 import java.time.Clock;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
@@ -57,9 +55,7 @@ class NodeEvacuationTest extends MockClusterTest {
   @BeforeEach
   void nodesAndNamespaces() {
     for (String node : List.of(NODE, OTHER_NODE)) {
-      client
-          .resource(new NodeBuilder().withNewMetadata().withName(node).endMetadata().build())
-          .create();
+      EvacuatedNodes.create(client, node);
     }
     cluster.namespace("apps");
     cluster.namespace("db");
@@ -269,26 +265,8 @@ class NodeEvacuationTest extends MockClusterTest {
             });
   }
 
-  /** Sets or (null) removes the annotation, as {@code kubectl annotate node} does. */
   private void annotate(String node, String value) {
-    client
-        .nodes()
-        .withName(node)
-        .edit(
-            n -> {
-              Map<String, String> annotations =
-                  new HashMap<>(
-                      n.getMetadata().getAnnotations() == null
-                          ? Map.of()
-                          : n.getMetadata().getAnnotations());
-              if (value == null) {
-                annotations.remove(VolumeMove.EVACUATE);
-              } else {
-                annotations.put(VolumeMove.EVACUATE, value);
-              }
-              n.getMetadata().setAnnotations(annotations);
-              return n;
-            });
+    EvacuatedNodes.annotate(client, node, value);
   }
 
   /** The move reconciler's status write. */
@@ -311,12 +289,7 @@ class NodeEvacuationTest extends MockClusterTest {
   }
 
   private List<VolumeMove> movesOfNode() {
-    return client
-        .resources(VolumeMove.class)
-        .inAnyNamespace()
-        .withLabel(VolumeMove.EVACUATED_NODE, NODE)
-        .list()
-        .getItems();
+    return EvacuatedNodes.moves(client, NODE);
   }
 
   private List<VolumeMove> awaitMoves(int count) {

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.storage.StorageClass;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.thinvol.addons.call.ProjectedToken;
 import io.thinvol.api.v1alpha1.StorageClassSpec;
 import io.thinvol.operator.model.Images;
 import io.thinvol.operator.model.Settings;
@@ -22,13 +21,8 @@ class OperatorUpgradeTest extends MockClusterTest {
   private static final String DRIVER = "quay.io/thinvol/thinvol-driver:1.0.0";
 
   private static Settings release(String version) {
-    return new Settings(
-        NAMESPACE,
-        "quay.io/thinvol/thinvol:" + version,
-        false,
-        true,
-        ProjectedToken.DEFAULT_AUDIENCE,
-        Images.fromEnvironment(Map.of("RELATED_IMAGE_DRIVER", DRIVER)::get));
+    return new Settings(NAMESPACE, "quay.io/thinvol/thinvol:" + version, false, true)
+        .withImages(Images.fromEnvironment(Map.of("RELATED_IMAGE_DRIVER", DRIVER)::get));
   }
 
   @Override

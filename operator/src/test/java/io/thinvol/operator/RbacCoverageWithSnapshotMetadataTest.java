@@ -1,6 +1,5 @@
 package io.thinvol.operator;
 
-import io.thinvol.addons.call.ProjectedToken;
 import io.thinvol.operator.model.Settings;
 
 /**
@@ -11,7 +10,7 @@ class RbacCoverageWithSnapshotMetadataTest extends RbacCoverageTest {
 
   @Override
   Settings settings() {
-    return new Settings(
-        NAMESPACE, SETTINGS.operatorImage(), false, true, ProjectedToken.DEFAULT_AUDIENCE, true);
+    return new Settings(NAMESPACE, SETTINGS.operatorImage(), false, true)
+        .withSnapshotMetadataApi(true);
   }
 }

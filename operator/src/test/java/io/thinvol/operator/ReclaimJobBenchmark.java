@@ -1,13 +1,13 @@
 package io.thinvol.operator;
 
 import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.mockwebserver.Context;
@@ -20,11 +20,14 @@ import io.thinvol.api.v1alpha1.ReclaimSpaceJob;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.driver.host.ProcessCommandRunner;
 import io.thinvol.operator.model.Settings;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -33,7 +36,7 @@ import java.util.concurrent.TimeUnit;
  * For bench/reclaim-job-bench.sh: a ReclaimSpaceJob from creation to its result (operator, addons,
  * TLS, token, a real driver process, the mock API server) against a bare {@code fstrim} of the same
  * volume, alternating, each after the same amount of data was written and deleted. Prints the time
- * and bytes of each and their ratios.
+ * and bytes of each, their ratios, and where each job's time went ({@link ReclaimJobTrace}).
  */
 public final class ReclaimJobBenchmark {
 
@@ -45,13 +48,10 @@ public final class ReclaimJobBenchmark {
     int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 5;
     long bytes = (args.length > 1 ? Long.parseLong(args[1]) : 256) << 20;
     Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
+    ReclaimJobTrace trace = new ReclaimJobTrace();
     KubernetesMockServer server =
         new KubernetesMockServer(
-            new Context(),
-            new MockWebServer(),
-            responses,
-            new KubernetesMixedDispatcher(responses),
-            false);
+            new Context(), new MockWebServer(), responses, trace.dispatcher(responses), false);
     server.init();
     ReviewedTokens.answer(server);
     try (KubernetesClient client = server.createClient();
@@ -68,7 +68,7 @@ public final class ReclaimJobBenchmark {
                 new Settings(NAMESPACE, "quay.io/thinvol/thinvol:0.1.0", false, false),
                 false,
                 -1,
-                caller,
+                trace.timed(caller),
                 MockClusterTest.noMoveCopies(),
                 MockClusterTest.withoutServerSideApply())) {
       DriverOnHost.prepareCluster(client);
@@ -85,23 +85,45 @@ public final class ReclaimJobBenchmark {
         tls =
             client.secrets().inNamespace(NAMESPACE).withName(BackendNames.ADDONS_TLS_SECRET).get();
       }
-      try (DriverOnHost host = DriverOnHost.start(client, NAMESPACE, "local", tls)) {
-        run(client, host, rounds, bytes);
+      try (DriverOnHost host = DriverOnHost.start(client, NAMESPACE, "local", stored(tls))) {
+        run(client, host, rounds, bytes, trace);
       }
     } finally {
       server.destroy();
     }
   }
 
-  private static void run(KubernetesClient client, DriverOnHost host, int rounds, long bytes)
+  /**
+   * The Secret as a real API server stores it: the operator writes {@code stringData}, which this
+   * mock keeps as written instead of encoding it into {@code data}.
+   */
+  private static Secret stored(Secret written) {
+    Map<String, String> data =
+        new HashMap<>(Optional.ofNullable(written.getData()).orElse(Map.of()));
+    Optional.ofNullable(written.getStringData())
+        .orElse(Map.of())
+        .forEach(
+            (key, value) ->
+                data.put(
+                    key,
+                    Base64.getEncoder().encodeToString(value.getBytes(StandardCharsets.UTF_8))));
+    return new SecretBuilder(written).withData(data).withStringData(null).build();
+  }
+
+  private static void run(
+      KubernetesClient client, DriverOnHost host, int rounds, long bytes, ReclaimJobTrace trace)
       throws Exception {
     List<Double> timeRatios = new ArrayList<>();
     List<Double> byteRatios = new ArrayList<>();
+    List<List<Double>> parts = new ArrayList<>();
+    for (int i = 0; i < ReclaimJobTrace.PARTS.length; i++) {
+      parts.add(new ArrayList<>());
+    }
     System.out.printf(
         "%d rounds, %d MiB written and deleted before each measurement%n", rounds, bytes >> 20);
     for (int round = 1; round <= rounds + 1; round++) {
       host.writeAndDelete(bytes);
-      JobRun jobRun = job(client, "bench-" + round);
+      JobRun jobRun = job(client, "bench-" + round, trace);
       double jobMillis = jobRun.millis();
       long jobBytes = jobRun.bytes();
 
@@ -118,31 +140,51 @@ public final class ReclaimJobBenchmark {
       }
       timeRatios.add(jobMillis / rawMillis);
       byteRatios.add((double) jobBytes / rawBytes);
+      for (int i = 0; i < parts.size(); i++) {
+        parts.get(i).add(jobRun.parts()[i]);
+      }
       System.out.printf(
           "round %d: job %.1f ms %d bytes | fstrim %.1f ms %d bytes | time ratio %.2f, bytes"
-              + " ratio %.3f%n",
+              + " ratio %.3f%n  job: %s%n",
           round - 1,
           jobMillis,
           jobBytes,
           rawMillis,
           rawBytes,
           jobMillis / rawMillis,
-          (double) jobBytes / rawBytes);
+          (double) jobBytes / rawBytes,
+          describe(jobRun.parts()));
     }
     System.out.printf(
         "median: time ratio %.2f, bytes ratio %.3f (job from creation to its result vs bare"
             + " fstrim)%n",
         median(timeRatios), median(byteRatios));
+    System.out.printf(
+        "median job parts: %s%n",
+        describe(parts.stream().mapToDouble(ReclaimJobBenchmark::median).toArray()));
   }
 
-  /** A job's time from creation to its result, and the bytes it reports reclaimed. */
-  private record JobRun(double millis, long bytes) {}
+  private static String describe(double[] parts) {
+    StringBuilder out = new StringBuilder();
+    for (int i = 0; i < parts.length; i++) {
+      out.append(i == 0 ? "" : " + ")
+          .append(String.format("%s %.1f", ReclaimJobTrace.PARTS[i], parts[i]));
+    }
+    return out.append(" ms").toString();
+  }
+
+  /**
+   * A job's time from creation to its result, the bytes it reports reclaimed, and where the time
+   * went ({@link ReclaimJobTrace#parts}).
+   */
+  private record JobRun(double millis, long bytes, double[] parts) {}
 
   /**
    * Creates a job and waits for its result, as {@code kubectl wait} does: on a watch, so that the
    * waiting adds no requests to the API server the operator works against.
    */
-  private static JobRun job(KubernetesClient client, String name) throws Exception {
+  private static JobRun job(KubernetesClient client, String name, ReclaimJobTrace trace)
+      throws Exception {
     ReclaimSpaceJob job =
         Serialization.unmarshal(
             "apiVersion: thinvol.io/v1alpha1\nkind: ReclaimSpaceJob\nmetadata:\n  name: "
@@ -154,6 +196,7 @@ public final class ReclaimJobBenchmark {
                 + "\n",
             ReclaimSpaceJob.class);
     CompletableFuture<ReclaimSpaceJob> result = new CompletableFuture<>();
+    long[] seen = new long[1];
     try (Watch watch =
         client
             .resources(ReclaimSpaceJob.class)
@@ -164,6 +207,7 @@ public final class ReclaimJobBenchmark {
                   @Override
                   public void eventReceived(Action action, ReclaimSpaceJob now) {
                     if (now.getStatus() != null && now.getStatus().getResult() != null) {
+                      seen[0] = System.nanoTime();
                       result.complete(now);
                     }
                   }
@@ -173,6 +217,7 @@ public final class ReclaimJobBenchmark {
                     result.completeExceptionally(cause);
                   }
                 })) {
+      trace.reset();
       long start = System.nanoTime();
       client.resource(job).create();
       ReclaimSpaceJob done = result.get(5, TimeUnit.MINUTES);
@@ -181,7 +226,9 @@ public final class ReclaimJobBenchmark {
         throw new IllegalStateException("job " + name + ": " + done.getStatus().getMessage());
       }
       return new JobRun(
-          millis, done.getStatus().getReclaimedSpace().getNumericalAmount().longValueExact());
+          millis,
+          done.getStatus().getReclaimedSpace().getNumericalAmount().longValueExact(),
+          trace.parts(start, seen[0]));
     }
   }
 

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
-import io.thinvol.addons.call.ProjectedToken;
 import io.thinvol.api.BackendNames;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.operator.model.Names;
@@ -33,8 +32,8 @@ class SharedTlsSecretsTest extends MockClusterTest {
 
   @Override
   Settings settings() {
-    return new Settings(
-        NAMESPACE, SETTINGS.operatorImage(), false, true, ProjectedToken.DEFAULT_AUDIENCE, true);
+    return new Settings(NAMESPACE, SETTINGS.operatorImage(), false, true)
+        .withSnapshotMetadataApi(true);
   }
 
   @Test

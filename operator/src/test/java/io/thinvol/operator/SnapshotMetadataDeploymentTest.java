@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
-import io.thinvol.addons.call.ProjectedToken;
 import io.thinvol.operator.model.Names;
 import io.thinvol.operator.model.Settings;
 import io.thinvol.operator.model.SnapshotMetadataService;
@@ -31,8 +30,8 @@ class SnapshotMetadataDeploymentTest extends MockClusterTest {
 
   @Override
   Settings settings() {
-    return new Settings(
-        NAMESPACE, SETTINGS.operatorImage(), false, true, ProjectedToken.DEFAULT_AUDIENCE, true);
+    return new Settings(NAMESPACE, SETTINGS.operatorImage(), false, true)
+        .withSnapshotMetadataApi(true);
   }
 
   @Test

@@ -17,9 +17,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The two container images' contents without a container engine: each Containerfile copies its
- * module's jar and its entry point, the driver's installs the host tools it runs, the operator's
- * none; each entry point starts its program from the jar its image copies. The built images
- * themselves are run by the tests in {@code image/}.
+ * module's jar, the Java runtime linked for it and its entry point, the driver's installs the host
+ * tools it runs, the operator's none; each entry point starts its program from the jar its image
+ * copies. The built images themselves are run by the tests in {@code image/}.
  */
 class ImageTest {
 
@@ -31,6 +31,8 @@ class ImageTest {
     assertThat(lines).noneMatch(l -> l.contains("apt-get") || l.contains("driver"));
     assertThat(lines)
         .contains(
+            "RUN java-runtime.sh /jars/thinvol-operator.jar /runtime",
+            "COPY --from=runtime /runtime /opt/java",
             "COPY --from=jars /jars/thinvol-operator.jar /opt/thinvol/",
             "COPY packaging/image/thinvol /opt/thinvol/bin/thinvol",
             "ENTRYPOINT [\"/opt/thinvol/bin/thinvol\"]",
@@ -42,16 +44,20 @@ class ImageTest {
   @Test
   void theDriversContainerfileCopiesTheDriverAndTheToolsItRuns() throws IOException {
     List<String> lines = instructions("driver.Containerfile");
-    assertThat(lines)
+    assertThat(lines).anyMatch(l -> l.contains("sh /tmp/host-tools.sh"));
+    assertThat(Files.readAllLines(ROOT.resolve("packaging/image/host-tools.sh")))
         .anyMatch(
             l ->
                 l.contains("apt-get install")
                     && l.contains("util-linux")
                     && l.contains("e2fsprogs")
-                    && l.contains("xfsprogs")
-                    && l.contains("mount"));
+                    && l.contains("coreutils")
+                    && l.contains("mount"))
+        .anyMatch(l -> l.contains("apt-get download -qq xfsprogs"));
     assertThat(lines)
         .contains(
+            "RUN java-runtime.sh /jars/thinvol-driver.jar /runtime",
+            "COPY --from=runtime /runtime /opt/java",
             "COPY --from=jars /jars/thinvol-driver.jar /opt/thinvol/",
             "COPY packaging/image/thinvol-driver /opt/thinvol/bin/thinvol",
             "ENTRYPOINT [\"/opt/thinvol/bin/thinvol\"]")

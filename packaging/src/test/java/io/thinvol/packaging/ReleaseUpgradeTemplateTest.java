@@ -98,13 +98,9 @@ class ReleaseUpgradeTemplateTest {
       }
     }
     Settings settings =
-        new Settings(
-            Release.OPERATOR_NAMESPACE,
-            operator.getImage(),
-            false,
-            true,
-            env.get("THINVOL_ADDONS_TOKEN_AUDIENCE"),
-            Images.fromEnvironment(env::get));
+        new Settings(Release.OPERATOR_NAMESPACE, operator.getImage(), false, true)
+            .withAddonsTokenAudience(env.get("THINVOL_ADDONS_TOKEN_AUDIENCE"))
+            .withImages(Images.fromEnvironment(env::get));
     return Serialization.asYaml(
         NodeDaemonSetModel.desired(exampleBackend(), settings, true).getSpec().getTemplate());
   }

@@ -2,6 +2,7 @@ package io.thinvol.api.kube;
 
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectReference;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -92,6 +93,29 @@ public final class Events {
    * shows Events of one second in the order of their names. Strictly increasing in this process, so
    * also with a clock that stands still.
    */
+  /**
+   * What every Event of the operator carries: its name and namespace, the object it is about and
+   * what it says. The caller adds when it happened (timestamps, or an eventTime) and creates it.
+   */
+  public static EventBuilder draft(
+      String namespace,
+      String name,
+      ObjectReference involvedObject,
+      String type,
+      String reason,
+      String message) {
+    return new EventBuilder()
+        .withNewMetadata()
+        .withName(name)
+        .withNamespace(namespace)
+        .endMetadata()
+        .withInvolvedObject(involvedObject)
+        .withType(type)
+        .withReason(reason)
+        .withMessage(message)
+        .withNewSource("thinvol-operator", null);
+  }
+
   private String chronologicalName(HasMetadata object) {
     java.time.Instant now = clock.instant();
     long nanos = now.getEpochSecond() * 1_000_000_000L + now.getNano();
@@ -110,26 +134,22 @@ public final class Events {
           .events()
           .inNamespace(namespace)
           .resource(
-              new EventBuilder()
-                  .withNewMetadata()
-                  .withName(name)
-                  .withNamespace(namespace)
-                  .endMetadata()
-                  .withInvolvedObject(
+              draft(
+                      namespace,
+                      name,
                       new ObjectReferenceBuilder()
                           .withApiVersion(object.getApiVersion())
                           .withKind(object.getKind())
                           .withName(object.getMetadata().getName())
                           .withNamespace(object.getMetadata().getNamespace())
                           .withUid(object.getMetadata().getUid())
-                          .build())
-                  .withType(type)
-                  .withReason(reason)
-                  .withMessage(message)
+                          .build(),
+                      type,
+                      reason,
+                      message)
                   .withFirstTimestamp(now)
                   .withLastTimestamp(now)
                   .withCount(1)
-                  .withNewSource("thinvol-operator", null)
                   .build())
           .create();
     } catch (KubernetesClientException e) {

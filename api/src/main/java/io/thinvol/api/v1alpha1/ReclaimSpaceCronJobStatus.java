@@ -4,12 +4,11 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ObjectReference;
-import java.util.ArrayList;
 import java.util.List;
 
 /** The runs of a ReclaimSpaceCronJob. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public class ReclaimSpaceCronJobStatus {
+public class ReclaimSpaceCronJobStatus extends ConditionedStatus {
 
   @JsonPropertyDescription("The job of the current run, while it runs.")
   private ObjectReference active;
@@ -25,10 +24,10 @@ public class ReclaimSpaceCronJobStatus {
 
   @JsonPropertyDescription(
       "ScheduleValid: False when the schedule cannot be parsed (the message says why).")
-  private List<Condition> conditions = new ArrayList<>();
-
-  @JsonPropertyDescription("The generation of the spec this status describes.")
-  private Long observedGeneration;
+  @Override
+  public List<Condition> getConditions() {
+    return super.getConditions();
+  }
 
   public ObjectReference getActive() {
     return active;
@@ -60,21 +59,5 @@ public class ReclaimSpaceCronJobStatus {
 
   public void setNextScheduleTime(String nextScheduleTime) {
     this.nextScheduleTime = nextScheduleTime;
-  }
-
-  public List<Condition> getConditions() {
-    return conditions;
-  }
-
-  public void setConditions(List<Condition> conditions) {
-    this.conditions = conditions;
-  }
-
-  public Long getObservedGeneration() {
-    return observedGeneration;
-  }
-
-  public void setObservedGeneration(Long observedGeneration) {
-    this.observedGeneration = observedGeneration;
   }
 }

@@ -4,12 +4,11 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Quantity;
-import java.util.ArrayList;
 import java.util.List;
 
 /** How a ReclaimSpaceJob went; {@code kubectl describe rsj <name>} shows it. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public class ReclaimSpaceJobStatus {
+public class ReclaimSpaceJobStatus extends ConditionedStatus {
 
   @JsonPropertyDescription("Succeeded or Failed once the job is over; empty while it runs.")
   private String result;
@@ -48,10 +47,10 @@ public class ReclaimSpaceJobStatus {
   private String completionTime;
 
   @JsonPropertyDescription("Running, Succeeded, Failed; the message says why.")
-  private List<Condition> conditions = new ArrayList<>();
-
-  @JsonPropertyDescription("The generation of the spec this status describes.")
-  private Long observedGeneration;
+  @Override
+  public List<Condition> getConditions() {
+    return super.getConditions();
+  }
 
   public String getResult() {
     return result;
@@ -147,21 +146,5 @@ public class ReclaimSpaceJobStatus {
 
   public void setCompletionTime(String completionTime) {
     this.completionTime = completionTime;
-  }
-
-  public List<Condition> getConditions() {
-    return conditions;
-  }
-
-  public void setConditions(List<Condition> conditions) {
-    this.conditions = conditions;
-  }
-
-  public Long getObservedGeneration() {
-    return observedGeneration;
-  }
-
-  public void setObservedGeneration(Long observedGeneration) {
-    this.observedGeneration = observedGeneration;
   }
 }

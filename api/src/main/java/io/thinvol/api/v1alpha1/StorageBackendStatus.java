@@ -3,20 +3,11 @@ package io.thinvol.api.v1alpha1;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.kubernetes.api.model.Condition;
-import java.util.ArrayList;
 import java.util.List;
 
 /** What the operator observed; {@code kubectl describe sb <name>} shows it. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public class StorageBackendStatus {
-
-  @JsonPropertyDescription(
-      "Ready (the driver runs and is registered on every selected node), Progressing (a rollout"
-          + " is under way), Degraded (something needs a person; the message says what).")
-  private List<Condition> conditions = new ArrayList<>();
-
-  @JsonPropertyDescription("The generation of the spec this status describes.")
-  private Long observedGeneration;
+public class StorageBackendStatus extends ConditionedStatus {
 
   @JsonPropertyDescription("The CSI driver name of this backend.")
   private String driverName;
@@ -33,20 +24,12 @@ public class StorageBackendStatus {
   @JsonPropertyDescription("Nodes where the driver is not working, and why.")
   private List<NodeProblem> nodeProblems;
 
+  @JsonPropertyDescription(
+      "Ready (the driver runs and is registered on every selected node), Progressing (a rollout"
+          + " is under way), Degraded (something needs a person; the message says what).")
+  @Override
   public List<Condition> getConditions() {
-    return conditions;
-  }
-
-  public void setConditions(List<Condition> conditions) {
-    this.conditions = conditions;
-  }
-
-  public Long getObservedGeneration() {
-    return observedGeneration;
-  }
-
-  public void setObservedGeneration(Long observedGeneration) {
-    this.observedGeneration = observedGeneration;
+    return super.getConditions();
   }
 
   public String getDriverName() {

@@ -4,12 +4,11 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Quantity;
-import java.util.ArrayList;
 import java.util.List;
 
 /** How a VolumeMove goes; {@code kubectl describe volumemove <name>} shows it. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public class VolumeMoveStatus {
+public class VolumeMoveStatus extends ConditionedStatus {
 
   @JsonPropertyDescription(
       "Pending, PreCopying, WaitingForCutOver, CuttingOver, Succeeded or Failed.")
@@ -82,10 +81,10 @@ public class VolumeMoveStatus {
   private String replicaCutOver;
 
   @JsonPropertyDescription("PreCopied, CutOver, Succeeded; the message says why.")
-  private List<Condition> conditions = new ArrayList<>();
-
-  @JsonPropertyDescription("The generation of the spec this status describes.")
-  private Long observedGeneration;
+  @Override
+  public List<Condition> getConditions() {
+    return super.getConditions();
+  }
 
   public MovePhase getPhase() {
     return phase;
@@ -237,21 +236,5 @@ public class VolumeMoveStatus {
 
   public void setOriginalReclaimPolicy(String originalReclaimPolicy) {
     this.originalReclaimPolicy = originalReclaimPolicy;
-  }
-
-  public List<Condition> getConditions() {
-    return conditions;
-  }
-
-  public void setConditions(List<Condition> conditions) {
-    this.conditions = conditions;
-  }
-
-  public Long getObservedGeneration() {
-    return observedGeneration;
-  }
-
-  public void setObservedGeneration(Long observedGeneration) {
-    this.observedGeneration = observedGeneration;
   }
 }

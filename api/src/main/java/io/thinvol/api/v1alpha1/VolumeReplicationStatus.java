@@ -3,7 +3,6 @@ package io.thinvol.api.v1alpha1;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.kubernetes.api.model.Condition;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -11,7 +10,7 @@ import java.util.List;
  * fields of CSI-Addons' status and thinvol's: where the copies are and what a failover lost.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public class VolumeReplicationStatus {
+public class VolumeReplicationStatus extends ConditionedStatus {
 
   @JsonPropertyDescription(
       "Primary: the claim's copy is the writable one, replicated. Secondary: the switchover asked by replicationState: secondary is done. Unknown: not validated yet.")
@@ -66,13 +65,6 @@ public class VolumeReplicationStatus {
 
   @JsonPropertyDescription("The generation whose replicationState: resync was carried out.")
   private Long resyncedGeneration;
-
-  @JsonPropertyDescription(
-      "Validated, Replicating, Resyncing, Completed, Degraded; the reason and message say why.")
-  private List<Condition> conditions = new ArrayList<>();
-
-  @JsonPropertyDescription("The generation of the spec this status describes.")
-  private Long observedGeneration;
 
   public ReplicaState getState() {
     return state;
@@ -194,19 +186,10 @@ public class VolumeReplicationStatus {
     this.resyncedGeneration = resyncedGeneration;
   }
 
+  @JsonPropertyDescription(
+      "Validated, Replicating, Resyncing, Completed, Degraded; the reason and message say why.")
+  @Override
   public List<Condition> getConditions() {
-    return conditions;
-  }
-
-  public void setConditions(List<Condition> conditions) {
-    this.conditions = conditions;
-  }
-
-  public Long getObservedGeneration() {
-    return observedGeneration;
-  }
-
-  public void setObservedGeneration(Long observedGeneration) {
-    this.observedGeneration = observedGeneration;
+    return super.getConditions();
   }
 }

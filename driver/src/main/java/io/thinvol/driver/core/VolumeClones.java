@@ -29,7 +29,7 @@ final class VolumeClones {
   private final HostTools host;
   private final OperationLocks locks;
   private final ImageCopier copier;
-  private final VolumeManager volumes;
+  private final VolumeAssembly assembly;
   private final RemoteSources remotes;
 
   VolumeClones(
@@ -39,7 +39,7 @@ final class VolumeClones {
       HostTools host,
       OperationLocks locks,
       ImageCopier copier,
-      VolumeManager volumes,
+      VolumeAssembly assembly,
       RemoteSources remotes) {
     this.nodeId = nodeId;
     this.layout = layout;
@@ -47,7 +47,7 @@ final class VolumeClones {
     this.host = host;
     this.locks = locks;
     this.copier = copier;
-    this.volumes = volumes;
+    this.assembly = assembly;
     this.remotes = remotes;
   }
 
@@ -116,35 +116,56 @@ final class VolumeClones {
   }
 
   private VolumeRecord fromSnapshot(VolumeSpec spec, SnapshotRecord snapshot, Duration budget) {
-    VolumeSpecChecks.requireRestorable(
-        spec, snapshot.sourceAccessType(), snapshot.fsType(), "snapshot " + snapshot.id());
-    try (OperationLocks.Held held = locks.tryAcquire(snapshot.id(), "snapshot " + snapshot.id())) {
-      long size = volumes.sizeFor(spec, snapshot.sizeBytes());
-      return volumes.assemble(
-          spec,
-          size,
-          size > snapshot.sizeBytes(),
-          inheritedFormat(spec, snapshot.formatted(), layout.snapshotImage(snapshot.id())),
-          image -> {
-            copier.copySnapshot(snapshot.id(), image, budget);
-            volumes.allocateSparse(image, size);
-          });
-    }
+    String id = snapshot.id();
+    LocalSource source =
+        new LocalSource(
+            id,
+            "snapshot " + id,
+            snapshot.sizeBytes(),
+            snapshot.sourceAccessType(),
+            snapshot.fsType(),
+            snapshot.formatted(),
+            layout.snapshotImage(id));
+    return fromThisNode(spec, source, image -> copier.copySnapshot(id, image, budget));
   }
 
   private VolumeRecord fromVolume(VolumeSpec spec, VolumeRecord origin, Duration budget) {
-    VolumeSpecChecks.requireRestorable(
-        spec, origin.accessType(), origin.fsType(), "volume " + origin.id());
-    try (OperationLocks.Held held = locks.tryAcquire(origin.id(), "volume " + origin.id())) {
-      long size = volumes.sizeFor(spec, origin.sizeBytes());
-      return volumes.assemble(
+    LocalSource source =
+        new LocalSource(
+            origin.id(),
+            "volume " + origin.id(),
+            origin.sizeBytes(),
+            origin.accessType(),
+            origin.fsType(),
+            origin.formatted(),
+            layout.volumeImage(origin.id()));
+    return fromThisNode(spec, source, image -> copier.copy(origin, image, budget));
+  }
+
+  /** A snapshot or volume of this node, as a volume made from it sees it. */
+  private record LocalSource(
+      String id,
+      String what,
+      long sizeBytes,
+      AccessType accessType,
+      String fsType,
+      Boolean formatted,
+      Path image) {}
+
+  /** The new volume copied from {@code source}, held under its lock throughout. */
+  private VolumeRecord fromThisNode(
+      VolumeSpec spec, LocalSource source, VolumeAssembly.ImageWriter copy) {
+    VolumeSpecChecks.requireRestorable(spec, source.accessType(), source.fsType(), source.what());
+    try (OperationLocks.Held held = locks.tryAcquire(source.id(), source.what())) {
+      long size = assembly.sizeFor(spec, source.sizeBytes());
+      return assembly.assemble(
           spec,
           size,
-          size > origin.sizeBytes(),
-          inheritedFormat(spec, origin.formatted(), layout.volumeImage(origin.id())),
+          size > source.sizeBytes(),
+          inheritedFormat(spec, source.formatted(), source.image()),
           image -> {
-            copier.copy(origin, image, budget);
-            volumes.allocateSparse(image, size);
+            copy.write(image);
+            assembly.allocateSparse(image, size);
           });
     }
   }
@@ -216,8 +237,8 @@ final class VolumeClones {
       Duration budget) {
     SourceImage source = copy.description();
     VolumeSpecChecks.requireRestorable(spec, source.accessType(), source.fsType(), what);
-    long size = volumes.sizeFor(spec, source.sizeBytes());
-    return volumes.assemble(
+    long size = assembly.sizeFor(spec, source.sizeBytes());
+    return assembly.assemble(
         spec,
         size,
         size > source.sizeBytes(),
@@ -227,7 +248,7 @@ final class VolumeClones {
             copier.copy(base, image, budget);
           }
           copy.writeTo(image, base == null ? null : layout.volumeImage(base.id()));
-          volumes.allocateSparse(image, size);
+          assembly.allocateSparse(image, size);
           copy.recordBlocks(image);
         });
   }

@@ -3,20 +3,16 @@ package io.thinvol.driver.core;
 import io.thinvol.driver.config.DriverConfig;
 import io.thinvol.driver.host.HostTools;
 import io.thinvol.driver.host.IoMode;
-import io.thinvol.driver.host.SparseFiles;
 import io.thinvol.driver.store.AccessType;
 import io.thinvol.driver.store.Catalog;
 import io.thinvol.driver.store.ContentSource;
 import io.thinvol.driver.store.DataLayout;
 import io.thinvol.driver.store.GroupCatalog;
-import io.thinvol.driver.store.Ids;
 import io.thinvol.driver.store.ReplicationRecord;
 import io.thinvol.driver.store.VolumeRecord;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -49,6 +45,7 @@ public final class VolumeManager {
   private final VolumeClones clones;
   private final PointInTimeImages pointInTime;
   private final VolumeDeletion deletion;
+  private final VolumeAssembly assembly;
   private final VolumeRoles roles;
   private final ReplicaCopies replicas;
 
@@ -78,12 +75,13 @@ public final class VolumeManager {
     this.host = host;
     this.locks = locks;
     this.capacity = new CapacityGauge(config, layout, catalog, host);
+    this.assembly = new VolumeAssembly(layout, catalog, host, capacity);
     this.freezes = new Freezes(layout, host);
     this.copier = new ImageCopier(config, layout, host, freezes);
     this.snapshots = new Snapshots(layout, catalog, host, locks, this, copier, capacity);
     this.modifier = new VolumeModifier(this, host, locks);
     this.clones =
-        new VolumeClones(config.nodeId(), layout, catalog, host, locks, copier, this, remotes);
+        new VolumeClones(config.nodeId(), layout, catalog, host, locks, copier, assembly, remotes);
     this.pointInTime =
         new PointInTimeImages(config.nodeId(), layout, catalog, host, locks, snapshots, copier);
     this.deletion = new VolumeDeletion(config.nodeId(), layout, catalog, host, locks, capacity);
@@ -152,7 +150,7 @@ public final class VolumeManager {
     return onceByName(
         spec,
         existing -> existing,
-        () -> spec.source() == null ? createEmpty(spec) : clones.create(spec, budget));
+        () -> spec.source() == null ? assembly.createEmpty(spec) : clones.create(spec, budget));
   }
 
   /**
@@ -198,54 +196,6 @@ public final class VolumeManager {
             null);
     return onceByName(
         spec, existing -> new DeltaCopied(existing, 0), () -> clones.createDelta(spec, budget));
-  }
-
-  private VolumeRecord createEmpty(VolumeSpec spec) {
-    long size = sizeFor(spec, 0);
-    Boolean formatted = spec.accessType() == AccessType.MOUNT ? false : null;
-    return assemble(spec, size, false, formatted, image -> allocateSparse(image, size));
-  }
-
-  long sizeFor(VolumeSpec spec, long sourceSize) {
-    long floor = Math.max(SizePolicy.minimum(spec.accessType(), spec.fsType()), sourceSize);
-    return SizePolicy.resolve(
-        spec.requiredBytes(), spec.limitBytes(), floor, SizePolicy.MAXIMUM_SIZE);
-  }
-
-  interface ImageWriter {
-    void write(Path image) throws IOException;
-  }
-
-  VolumeRecord assemble(
-      VolumeSpec spec, long size, boolean grow, Boolean formatted, ImageWriter writer) {
-    String id = Ids.newVolumeId();
-    Path assembled = DataLayout.creating(layout.volumeDir(id));
-    try (CapacityGauge.Reservation reserved = capacity.reserveVolume(size)) {
-      Files.createDirectories(assembled);
-      writer.write(assembled.resolve(DataLayout.IMAGE));
-      VolumeRecord record =
-          new VolumeRecord(
-              VolumeRecord.SCHEMA_VERSION,
-              id,
-              spec.name(),
-              size,
-              spec.accessType(),
-              spec.fsType(),
-              spec.source(),
-              Instant.now().toString(),
-              spec.parameters(),
-              grow && spec.accessType() == AccessType.MOUNT,
-              formatted,
-              spec.ioMode().id(),
-              spec.replication());
-      Catalog.writeMeta(assembled, record);
-      catalog.publish(record, assembled);
-      reserved.keep();
-      log.info("created volume {} ('{}', {} bytes, {})", id, spec.name(), size, spec.accessType());
-      return record;
-    } catch (IOException | RuntimeException e) {
-      throw Assembling.abandon(assembled, "volume '" + spec.name() + "'", e);
-    }
   }
 
   /**
@@ -295,7 +245,7 @@ public final class VolumeManager {
     long size = SizePolicy.resolve(required, limit, record.sizeBytes(), SizePolicy.MAXIMUM_SIZE);
     try (CapacityGauge.Reservation reserved =
         capacity.reserveGrowth(volumeId, size - record.sizeBytes())) {
-      allocateSparse(layout.volumeImage(volumeId), size);
+      assembly.allocateSparse(layout.volumeImage(volumeId), size);
       VolumeRecord grown = record.withSize(size, record.accessType() == AccessType.MOUNT);
       catalog.update(grown);
       reserved.keep();
@@ -325,17 +275,5 @@ public final class VolumeManager {
       return Optional.empty();
     }
     return host.loops().find(layout.volumeImage(volume.id())).flatMap(copier::filesystemMount);
-  }
-
-  void allocateSparse(Path image, long size) throws IOException {
-    try {
-      SparseFiles.extend(image, size);
-    } catch (SparseFiles.TooLargeException e) {
-      throw CsiException.outOfRange(
-          "%s; ask for a smaller volume or put the data dir on a filesystem with larger files"
-              + " (xfs)",
-          e.getMessage());
-    }
-    host.files().syncWithDirectory(image);
   }
 }

@@ -55,12 +55,11 @@ public final class NodeService extends NodeGrpc.NodeImplBase {
   @Override
   public void nodeStageVolume(
       NodeStageVolumeRequest request, StreamObserver<NodeStageVolumeResponse> observer) {
-    onVolumeAt(
+    onVolume(
         "NodeStageVolume",
         request.getVolumeId(),
-        request.getStagingTargetPath(),
-        "staging_target_path",
         observer,
+        () -> Requests.path(request.getStagingTargetPath(), "staging_target_path"),
         (volumeId, staging) -> {
           NodeManager.Usage usage =
               Requests.usage(request.getVolumeCapability(), "volume_capability");
@@ -72,12 +71,11 @@ public final class NodeService extends NodeGrpc.NodeImplBase {
   @Override
   public void nodeUnstageVolume(
       NodeUnstageVolumeRequest request, StreamObserver<NodeUnstageVolumeResponse> observer) {
-    onVolumeAt(
+    onVolume(
         "NodeUnstageVolume",
         request.getVolumeId(),
-        request.getStagingTargetPath(),
-        "staging_target_path",
         observer,
+        () -> Requests.path(request.getStagingTargetPath(), "staging_target_path"),
         (volumeId, staging) -> {
           node.unstage(volumeId.get(), staging);
           return NodeUnstageVolumeResponse.getDefaultInstance();
@@ -87,12 +85,11 @@ public final class NodeService extends NodeGrpc.NodeImplBase {
   @Override
   public void nodePublishVolume(
       NodePublishVolumeRequest request, StreamObserver<NodePublishVolumeResponse> observer) {
-    onVolumeAt(
+    onVolume(
         "NodePublishVolume",
         request.getVolumeId(),
-        request.getTargetPath(),
-        "target_path",
         observer,
+        () -> Requests.path(request.getTargetPath(), "target_path"),
         (volumeId, target) -> {
           NodeManager.Usage usage =
               Requests.usage(request.getVolumeCapability(), "volume_capability");
@@ -111,12 +108,11 @@ public final class NodeService extends NodeGrpc.NodeImplBase {
   @Override
   public void nodeUnpublishVolume(
       NodeUnpublishVolumeRequest request, StreamObserver<NodeUnpublishVolumeResponse> observer) {
-    onVolumeAt(
+    onVolume(
         "NodeUnpublishVolume",
         request.getVolumeId(),
-        request.getTargetPath(),
-        "target_path",
         observer,
+        () -> Requests.path(request.getTargetPath(), "target_path"),
         (volumeId, target) -> {
           node.unpublish(volumeId.get(), target);
           return NodeUnpublishVolumeResponse.getDefaultInstance();
@@ -125,15 +121,14 @@ public final class NodeService extends NodeGrpc.NodeImplBase {
 
   /**
    * A call on one volume at one path, checked in the order every such call keeps: volume_id
-   * present, then the path, then what {@code body} checks before it takes the volume's id ({@code
-   * volumeId.get()}: one of no volume's form is NOT_FOUND).
+   * present, then the path ({@code checkedPath}), then what {@code body} checks before it takes the
+   * volume's id ({@code volumeId.get()}: one of no volume's form is NOT_FOUND).
    */
-  private static <T> void onVolumeAt(
+  private static <T> void onVolume(
       String method,
       String volumeId,
-      String path,
-      String pathField,
       StreamObserver<T> observer,
+      Supplier<Path> checkedPath,
       BiFunction<Supplier<String>, Path, T> body) {
     Rpc.unary(
         method,
@@ -141,23 +136,30 @@ public final class NodeService extends NodeGrpc.NodeImplBase {
         observer,
         () -> {
           Requests.requirePresent(volumeId, "volume_id");
-          Path checked = Requests.path(path, pathField);
-          return body.apply(() -> Requests.volumeId(volumeId), checked);
+          Path path = checkedPath.get();
+          return body.apply(() -> Requests.volumeId(volumeId), path);
         });
+  }
+
+  /** The volume_path of stats and expansion, and their staging_target_path when given. */
+  private static Path volumePath(String volumeId, String volumePath, String stagingPath) {
+    Path checked = Requests.volumePath(volumePath, volumeId);
+    Requests.optionalPath(stagingPath, "staging_target_path");
+    return checked;
   }
 
   @Override
   public void nodeGetVolumeStats(
       NodeGetVolumeStatsRequest request, StreamObserver<NodeGetVolumeStatsResponse> observer) {
-    Rpc.unary(
+    onVolume(
         "NodeGetVolumeStats",
         request.getVolumeId(),
         observer,
-        () -> {
-          Requests.requirePresent(request.getVolumeId(), "volume_id");
-          Path volumePath = Requests.volumePath(request.getVolumePath(), request.getVolumeId());
-          Requests.optionalPath(request.getStagingTargetPath(), "staging_target_path");
-          String volumeId = Requests.volumeId(request.getVolumeId());
+        () ->
+            volumePath(
+                request.getVolumeId(), request.getVolumePath(), request.getStagingTargetPath()),
+        (id, volumePath) -> {
+          String volumeId = id.get();
           NodeManager.Stats stats = node.stats(volumeId, volumePath);
           String problem =
               Stream.of(stats.problem(), health.dataDirProblem(volumeId))
@@ -194,14 +196,14 @@ public final class NodeService extends NodeGrpc.NodeImplBase {
   @Override
   public void nodeExpandVolume(
       NodeExpandVolumeRequest request, StreamObserver<NodeExpandVolumeResponse> observer) {
-    Rpc.unary(
+    onVolume(
         "NodeExpandVolume",
         request.getVolumeId(),
         observer,
-        () -> {
-          Requests.requirePresent(request.getVolumeId(), "volume_id");
-          Path volumePath = Requests.volumePath(request.getVolumePath(), request.getVolumeId());
-          Requests.optionalPath(request.getStagingTargetPath(), "staging_target_path");
+        () ->
+            volumePath(
+                request.getVolumeId(), request.getVolumePath(), request.getStagingTargetPath()),
+        (volumeId, volumePath) -> {
           if (request.hasVolumeCapability()) {
             Requests.usage(request.getVolumeCapability(), "volume_capability");
           }
@@ -209,12 +211,7 @@ public final class NodeService extends NodeGrpc.NodeImplBase {
           long required = request.getCapacityRange().getRequiredBytes();
           long limit = request.getCapacityRange().getLimitBytes();
           long size =
-              node.expand(
-                  Requests.volumeId(request.getVolumeId()),
-                  volumePath,
-                  required,
-                  limit,
-                  config.nodeExpansion());
+              node.expand(volumeId.get(), volumePath, required, limit, config.nodeExpansion());
           if (limit > 0 && size > limit) {
             throw CsiException.outOfRange(
                 "volume is %d bytes, more than capacity_range.limit_bytes %d", size, limit);

@@ -45,7 +45,7 @@ public final class Filesystems {
    * that is all zeros where signatures live is blank without running blkid.
    */
   public Optional<String> probe(LoopDevice device) {
-    if (BlankCheck.isBlank(device.path(), LoopDevices.sizeOf(device))) {
+    if (BlankCheck.isBlank(device.path(), LoopSysfs.sizeBytes(device))) {
       return Optional.empty();
     }
     return probe(device.path());
@@ -57,7 +57,7 @@ public final class Filesystems {
    * the device.
    */
   public Optional<String> probeAttachedNow(LoopDevice device, Path image) {
-    if (BlankCheck.imageIsBlank(image, device, LoopDevices.sizeOf(device))) {
+    if (BlankCheck.imageIsBlank(image, device, LoopSysfs.sizeBytes(device))) {
       return Optional.empty();
     }
     return probe(device);

@@ -1,9 +1,6 @@
 package io.thinvol.driver.host;
 
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,10 +29,6 @@ public final class LoopDevices {
 
   /** How long a detach may stay pending on openers before the caller hears why. */
   public static final Duration DETACH_WAIT = Duration.ofSeconds(5);
-
-  private static final Path SYS_BLOCK = Path.of("/sys/block");
-  private static final int DESCRIBE_ATTEMPTS = 20;
-  private static final Path DEV = Path.of("/dev");
 
   private final CommandRunner runner;
 
@@ -72,8 +65,7 @@ public final class LoopDevices {
     if (name == null) {
       return Optional.empty();
     }
-    Optional<LoopDevice> device =
-        describe(SYS_BLOCK.resolve(name)).filter(d -> backsReadWrite(d, file));
+    Optional<LoopDevice> device = LoopSysfs.named(name).filter(d -> backsReadWrite(d, file));
     if (device.isEmpty()) {
       readWriteDevices.remove(file, name); // detached, or another file's device now
     }
@@ -112,15 +104,7 @@ public final class LoopDevices {
 
   /** Every attached loop device. */
   public List<LoopDevice> all() {
-    List<LoopDevice> devices = new ArrayList<>();
-    try (DirectoryStream<Path> entries = Files.newDirectoryStream(SYS_BLOCK, "loop*")) {
-      for (Path entry : entries) {
-        describe(entry).ifPresent(devices::add);
-      }
-    } catch (IOException e) {
-      throw new HostCommandException("cannot read loop devices in " + SYS_BLOCK, e);
-    }
-    return devices;
+    return LoopSysfs.all();
   }
 
   /** The read-write loop device for {@code image}, attaching a buffered one if none is attached. */
@@ -171,7 +155,7 @@ public final class LoopDevices {
             .undoneLateBy(LoopControl::detach);
     Path device = runner.call(TIMEOUT, attach);
     LoopDevice attached =
-        describe(SYS_BLOCK.resolve(device.getFileName().toString()))
+        LoopSysfs.named(device.getFileName().toString())
             .orElseThrow(
                 () -> new HostCommandException(device + " was detached right after attaching it"));
     remember(attached);
@@ -224,12 +208,7 @@ public final class LoopDevices {
 
   /** How the device reaches its image now, as the kernel reports it. */
   public IoMode ioMode(LoopDevice device) {
-    Path dio = SYS_BLOCK.resolve(device.name()).resolve("loop/dio");
-    try {
-      return "1".equals(Files.readString(dio).strip()) ? IoMode.DIRECT : IoMode.BUFFERED;
-    } catch (IOException e) {
-      throw new HostCommandException("cannot read " + dio, e);
-    }
+    return LoopSysfs.ioMode(device);
   }
 
   /**
@@ -260,14 +239,7 @@ public final class LoopDevices {
    * detach asked for earlier that is still pending.
    */
   public boolean detaching(LoopDevice device) {
-    Path autoclear = SYS_BLOCK.resolve(device.name()).resolve("loop/autoclear");
-    try {
-      return "1".equals(Files.readString(autoclear).strip());
-    } catch (NoSuchFileException e) {
-      return false; // detached meanwhile
-    } catch (IOException e) {
-      throw new HostCommandException("cannot read " + autoclear, e);
-    }
+    return LoopSysfs.detaching(device);
   }
 
   /** Waits until the device no longer backs its image; fails after {@link #DETACH_WAIT}. */
@@ -282,57 +254,6 @@ public final class LoopDevices {
 
   /** The size in bytes the kernel currently sees for the device. */
   public long sizeBytes(LoopDevice device) {
-    return sizeOf(device);
-  }
-
-  static long sizeOf(LoopDevice device) {
-    try {
-      String sectors = Files.readString(SYS_BLOCK.resolve(device.name()).resolve("size")).strip();
-      return Long.parseLong(sectors) * 512;
-    } catch (IOException | NumberFormatException e) {
-      throw new HostCommandException("cannot read the size of " + device.path(), e);
-    }
-  }
-
-  /**
-   * The device of a sysfs entry, or empty when nothing is attached to it. A read that fails while
-   * the kernel detaches the device (sysfs answers ENODEV as it removes the attributes) is made
-   * again: by then the device is unbound, or bound anew by someone else.
-   */
-  private Optional<LoopDevice> describe(Path sysEntry) {
-    IOException failed = null;
-    for (int attempt = 0; attempt < DESCRIBE_ATTEMPTS; attempt++) {
-      try {
-        return describeOnce(sysEntry);
-      } catch (NoSuchFileException e) {
-        return Optional.empty(); // nothing attached, or detached while we looked
-      } catch (IOException e) {
-        failed = e;
-        pause();
-      }
-    }
-    throw new HostCommandException("cannot read " + sysEntry, failed);
-  }
-
-  private Optional<LoopDevice> describeOnce(Path sysEntry) throws IOException {
-    String name = sysEntry.getFileName().toString();
-    String backingName = Files.readString(sysEntry.resolve("loop/backing_file")).strip();
-    Optional<FileId> backing = LoopStatus.backingFile(DEV.resolve(name));
-    if (backing.isEmpty()) {
-      return Optional.empty();
-    }
-    String number = Files.readString(sysEntry.resolve("dev")).strip();
-    boolean readOnly = "1".equals(Files.readString(sysEntry.resolve("ro")).strip());
-    return Optional.of(
-        new LoopDevice(DEV.resolve(name), number, backing.get(), backingName, readOnly));
-  }
-
-  private static void pause() {
-    try {
-      Thread.sleep(1);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new HostCommandException("interrupted while reading loop devices", e);
-    }
+    return LoopSysfs.sizeBytes(device);
   }
 }

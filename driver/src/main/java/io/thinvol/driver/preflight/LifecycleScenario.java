@@ -1,18 +1,15 @@
 package io.thinvol.driver.preflight;
 
-import csi.v1.CapacityRange;
 import csi.v1.CreateSnapshotRequest;
 import csi.v1.DeleteSnapshotRequest;
 import csi.v1.GetPluginInfoRequest;
-import csi.v1.NodeExpandVolumeRequest;
-import csi.v1.NodeGetVolumeStatsRequest;
 import csi.v1.NodeGetVolumeStatsResponse;
 import csi.v1.ProbeRequest;
 import csi.v1.VolumeCapability;
-import csi.v1.VolumeContentSource;
 import csi.v1.VolumeUsage;
 import io.thinvol.driver.client.AddonsClient;
 import io.thinvol.driver.client.Capabilities;
+import io.thinvol.driver.client.ContentSources;
 import io.thinvol.driver.client.CsiClient;
 import io.thinvol.driver.host.FileStats;
 import io.thinvol.driver.host.Privileges;
@@ -21,10 +18,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The lifecycle the preflight drives through the driver's own gRPC API: a filesystem volume from
@@ -39,10 +33,8 @@ final class LifecycleScenario {
   private final CsiClient csi;
   private final AddonsClient addons;
   private final Path dataDir;
-  private final Path work;
   private final StepRunner steps;
-  // What to undo, by name ("publish:fs"); cleanup runs what remains, newest first.
-  private final Map<String, Runnable> undo = new LinkedHashMap<>();
+  private final PreflightVolumes volumes;
 
   private String volumeId;
   private String snapshotId;
@@ -52,8 +44,8 @@ final class LifecycleScenario {
     this.csi = csi;
     this.addons = addons;
     this.dataDir = dataDir;
-    this.work = work;
     this.steps = steps;
+    this.volumes = new PreflightVolumes(csi, work);
   }
 
   void run() {
@@ -62,15 +54,15 @@ final class LifecycleScenario {
     steps.step(
         "create a 1 GiB ext4 volume",
         () -> {
-          volumeId = create("fs", GIB, ext4, null);
+          volumeId = volumes.create("fs", GIB, ext4, null);
           return volumeId;
         });
-    steps.step("stage it (loop device, mkfs, mount)", () -> stage(volumeId, "fs", ext4));
-    steps.step("publish it (bind mount)", () -> publish(volumeId, "fs", ext4));
+    steps.step("stage it (loop device, mkfs, mount)", () -> volumes.stage(volumeId, "fs", ext4));
+    steps.step("publish it (bind mount)", () -> volumes.publish(volumeId, "fs", ext4));
     steps.step(
         "write 64 MiB of data",
         () -> {
-          checksum = DataFiles.writeRandom(target("fs").resolve("data.bin"), DATA_BYTES);
+          checksum = DataFiles.writeRandom(volumes.target("fs").resolve("data.bin"), DATA_BYTES);
           return "sha256 " + checksum.substring(0, 16) + "...";
         });
     steps.step(
@@ -85,7 +77,7 @@ final class LifecycleScenario {
                           .build())
                   .getSnapshot()
                   .getSnapshotId();
-          undo.put(
+          volumes.undoAtCleanUp(
               "snapshot",
               () ->
                   csi.controller()
@@ -95,11 +87,11 @@ final class LifecycleScenario {
         });
     steps.step("restore the snapshot and compare data", this::restoreAndCompare);
     steps.step("expand the ext4 volume to 2 GiB", this::expandExt4);
-    steps.step("read volume stats", () -> describe(stats(volumeId, target("fs"))));
+    steps.step("read volume stats", () -> describe(volumes.stats(volumeId, "fs")));
     steps.step("xfs volume: expand online", this::expandXfsOnline);
     steps.step("reclaim deleted space", this::reclaim);
     steps.step("block volume round trip", this::blockRoundTrip);
-    cleanUp();
+    volumes.cleanUp(steps);
   }
 
   private String probe() {
@@ -112,16 +104,13 @@ final class LifecycleScenario {
   }
 
   private String restoreAndCompare() throws IOException {
-    VolumeContentSource source =
-        VolumeContentSource.newBuilder()
-            .setSnapshot(VolumeContentSource.SnapshotSource.newBuilder().setSnapshotId(snapshotId))
-            .build();
     VolumeCapability ext4 = Capabilities.mount("ext4");
-    String restored = create("restored", GIB, ext4, source);
-    stage(restored, "restored", ext4);
-    publish(restored, "restored", ext4);
-    requireSameData(target("restored").resolve("data.bin"), checksum);
-    release("restored", false);
+    String restored =
+        volumes.create("restored", GIB, ext4, ContentSources.snapshotSource(snapshotId));
+    volumes.stage(restored, "restored", ext4);
+    volumes.publish(restored, "restored", ext4);
+    requireSameData(volumes.target("restored").resolve("data.bin"), checksum);
+    volumes.release("restored", false);
     return "checksums match";
   }
 
@@ -134,31 +123,31 @@ final class LifecycleScenario {
     expandController(volumeId, wanted);
     String how;
     if (Privileges.canResizeExt4Online()) {
-      expandNode(volumeId, "fs", wanted);
+      volumes.expandNode(volumeId, "fs", wanted);
       how = "online";
     } else {
-      release("fs", true);
-      stage(volumeId, "fs", Capabilities.mount("ext4"));
-      publish(volumeId, "fs", Capabilities.mount("ext4"));
+      volumes.release("fs", true);
+      volumes.stage(volumeId, "fs", Capabilities.mount("ext4"));
+      volumes.publish(volumeId, "fs", Capabilities.mount("ext4"));
       how =
           "offline at restage (this process lacks CAP_SYS_RESOURCE, which online ext4 growth needs)";
     }
     requireSize(volumeId, "fs", wanted);
-    requireSameData(target("fs").resolve("data.bin"), checksum);
+    requireSameData(volumes.target("fs").resolve("data.bin"), checksum);
     return "filesystem grown to 2 GiB " + how + "; data intact";
   }
 
   private String expandXfsOnline() throws IOException {
     VolumeCapability xfs = Capabilities.mount("xfs");
-    String id = create("xfs", 512L << 20, xfs, null);
-    stage(id, "xfs", xfs);
-    publish(id, "xfs", xfs);
-    String written = DataFiles.writeRandom(target("xfs").resolve("data.bin"), 16L << 20);
+    String id = volumes.create("xfs", 512L << 20, xfs, null);
+    volumes.stage(id, "xfs", xfs);
+    volumes.publish(id, "xfs", xfs);
+    String written = DataFiles.writeRandom(volumes.target("xfs").resolve("data.bin"), 16L << 20);
     expandController(id, GIB);
-    expandNode(id, "xfs", GIB);
+    volumes.expandNode(id, "xfs", GIB);
     requireSize(id, "xfs", GIB);
-    requireSameData(target("xfs").resolve("data.bin"), written);
-    release("xfs", false);
+    requireSameData(volumes.target("xfs").resolve("data.bin"), written);
+    volumes.release("xfs", false);
     return "512 MiB -> 1 GiB while mounted; data intact";
   }
 
@@ -166,19 +155,8 @@ final class LifecycleScenario {
     csi.expand(id, bytes);
   }
 
-  private void expandNode(String id, String slot, long bytes) {
-    csi.node()
-        .nodeExpandVolume(
-            NodeExpandVolumeRequest.newBuilder()
-                .setVolumeId(id)
-                .setVolumePath(target(slot).toString())
-                .setStagingTargetPath(staging(slot).toString())
-                .setCapacityRange(CapacityRange.newBuilder().setRequiredBytes(bytes))
-                .build());
-  }
-
   private void requireSize(String id, String slot, long bytes) {
-    long total = bytes(stats(id, target(slot))).getTotal();
+    long total = bytes(volumes.stats(id, slot)).getTotal();
     if (total < bytes * 9 / 10) {
       throw new IllegalStateException(
           "filesystem is " + total + " bytes after growing to " + bytes);
@@ -198,16 +176,16 @@ final class LifecycleScenario {
    */
   private String reclaim() throws IOException {
     VolumeCapability ext4 = Capabilities.mount("ext4");
-    String viaDriver = create("reclaim", 512L << 20, ext4, null);
-    String viaFstrim = create("fstrim", 512L << 20, ext4, null);
+    String viaDriver = volumes.create("reclaim", 512L << 20, ext4, null);
+    String viaFstrim = volumes.create("fstrim", 512L << 20, ext4, null);
     for (String[] volume : new String[][] {{viaDriver, "reclaim"}, {viaFstrim, "fstrim"}}) {
-      stage(volume[0], volume[1], ext4);
-      publish(volume[0], volume[1], ext4);
-      Path garbage = target(volume[1]).resolve("deleted.bin");
+      volumes.stage(volume[0], volume[1], ext4);
+      volumes.publish(volume[0], volume[1], ext4);
+      Path garbage = volumes.target(volume[1]).resolve("deleted.bin");
       DataFiles.writeRandom(garbage, 128L << 20);
       Files.delete(garbage);
     }
-    var response = addons.reclaimOnNode(viaDriver, staging("reclaim"));
+    var response = addons.reclaimOnNode(viaDriver, volumes.staging("reclaim"));
     long before = response.getPreUsage().getUsageBytes();
     long after = response.getPostUsage().getUsageBytes();
 
@@ -216,12 +194,13 @@ final class LifecycleScenario {
     long bareBefore = stats.allocatedBytes(image);
     new ProcessCommandRunner()
         .run(
-            Duration.ofMinutes(10), List.of("sync", "--file-system", staging("fstrim").toString()));
+            Duration.ofMinutes(10),
+            List.of("sync", "--file-system", volumes.staging("fstrim").toString()));
     new ProcessCommandRunner()
-        .run(Duration.ofMinutes(10), List.of("fstrim", staging("fstrim").toString()));
+        .run(Duration.ofMinutes(10), List.of("fstrim", volumes.staging("fstrim").toString()));
     long bareFreed = bareBefore - stats.allocatedBytes(image);
-    release("reclaim", false);
-    release("fstrim", false);
+    volumes.release("reclaim", false);
+    volumes.release("fstrim", false);
     if (before - after < (120L << 20)) {
       throw new IllegalStateException("only " + (before - after) + " bytes were given back");
     }
@@ -236,66 +215,16 @@ final class LifecycleScenario {
 
   private String blockRoundTrip() throws IOException {
     VolumeCapability block = Capabilities.block();
-    String id = create("block", 64L << 20, block, null);
-    stage(id, "block", block);
-    publish(id, "block", block);
-    String written = DataFiles.writeRandomToDevice(target("block"), 16L << 20);
-    String read = DataFiles.sha256Prefix(target("block"), 16L << 20);
-    release("block", false);
+    String id = volumes.create("block", 64L << 20, block, null);
+    volumes.stage(id, "block", block);
+    volumes.publish(id, "block", block);
+    String written = DataFiles.writeRandomToDevice(volumes.target("block"), 16L << 20);
+    String read = DataFiles.sha256Prefix(volumes.target("block"), 16L << 20);
+    volumes.release("block", false);
     if (!written.equals(read)) {
       throw new IllegalStateException("block device returned different data");
     }
     return "16 MiB written and read back through the device";
-  }
-
-  private void cleanUp() {
-    List<String> names = new ArrayList<>(undo.keySet());
-    for (int n = names.size() - 1; n >= 0; n--) {
-      String name = names.get(n);
-      steps.always(
-          "clean up " + name,
-          () -> {
-            undo.remove(name).run();
-            return "";
-          });
-    }
-  }
-
-  /** Unpublishes, unstages and (unless {@code keep}) deletes the volume in {@code slot}. */
-  private void release(String slot, boolean keep) {
-    undo.remove("publish:" + slot).run();
-    undo.remove("stage:" + slot).run();
-    if (!keep) {
-      undo.remove("create:" + slot).run();
-    }
-  }
-
-  private String create(
-      String slot, long bytes, VolumeCapability capability, VolumeContentSource source) {
-    String id = csi.createVolume("preflight-" + slot, bytes, capability, source);
-    undo.put("create:" + slot, () -> csi.deleteVolume(id));
-    return id;
-  }
-
-  private String stage(String id, String slot, VolumeCapability capability) {
-    csi.stage(id, staging(slot), capability);
-    undo.put("stage:" + slot, () -> csi.unstage(id, staging(slot)));
-    return staging(slot).toString();
-  }
-
-  private String publish(String id, String slot, VolumeCapability capability) {
-    csi.publish(id, staging(slot), target(slot), capability, false);
-    undo.put("publish:" + slot, () -> csi.unpublish(id, target(slot)));
-    return target(slot).toString();
-  }
-
-  private NodeGetVolumeStatsResponse stats(String id, Path path) {
-    return csi.node()
-        .nodeGetVolumeStats(
-            NodeGetVolumeStatsRequest.newBuilder()
-                .setVolumeId(id)
-                .setVolumePath(path.toString())
-                .build());
   }
 
   private static VolumeUsage bytes(NodeGetVolumeStatsResponse stats) {
@@ -310,14 +239,5 @@ final class LifecycleScenario {
     return String.format(
         "%d MiB used of %d MiB; condition: %s",
         bytes.getUsed() >> 20, bytes.getTotal() >> 20, stats.getVolumeCondition().getMessage());
-  }
-
-  private Path staging(String slot) {
-    return work.resolve("staging").resolve(slot);
-  }
-
-  private Path target(String slot) {
-    Path base = work.resolve("pods").resolve(slot);
-    return slot.equals("block") ? base.resolve("device") : base.resolve("mount");
   }
 }

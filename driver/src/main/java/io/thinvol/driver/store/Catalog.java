@@ -160,21 +160,30 @@ public final class Catalog {
   }
 
   public void removeVolume(VolumeRecord record) throws IOException {
-    Path doomed = DataLayout.deleting(layout.volumeDir(record.id()));
-    Files.move(layout.volumeDir(record.id()), doomed, StandardCopyOption.ATOMIC_MOVE);
-    // durable before the tree goes: a crash must not bring back a half-removed volume
-    AtomicFiles.syncDirectory(doomed.getParent());
-    volumeIdsByName.remove(record.name(), record.id());
-    volumes.remove(record.id());
-    removeTree(doomed);
+    remove(
+        layout.volumeDir(record.id()),
+        () -> {
+          volumeIdsByName.remove(record.name(), record.id());
+          volumes.remove(record.id());
+        });
   }
 
   public void removeSnapshot(SnapshotRecord record) throws IOException {
-    Path doomed = DataLayout.deleting(layout.snapshotDir(record.id()));
-    Files.move(layout.snapshotDir(record.id()), doomed, StandardCopyOption.ATOMIC_MOVE);
+    remove(
+        layout.snapshotDir(record.id()),
+        () -> {
+          snapshotIdsByName.remove(record.name(), record.id());
+          snapshots.remove(record.id());
+        });
+  }
+
+  /** Renames {@code dir} out of the way, then {@code forget}s it and removes its tree. */
+  private static void remove(Path dir, Runnable forget) throws IOException {
+    Path doomed = DataLayout.deleting(dir);
+    Files.move(dir, doomed, StandardCopyOption.ATOMIC_MOVE);
+    // durable before the tree goes: a crash must not bring back a half-removed volume or snapshot
     AtomicFiles.syncDirectory(doomed.getParent());
-    snapshotIdsByName.remove(record.name(), record.id());
-    snapshots.remove(record.id());
+    forget.run();
     removeTree(doomed);
   }
 

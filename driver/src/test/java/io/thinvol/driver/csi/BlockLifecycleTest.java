@@ -2,9 +2,9 @@ package io.thinvol.driver.csi;
 
 import static io.thinvol.driver.GrpcAssertions.assertCode;
 import static io.thinvol.driver.GrpcAssertions.message;
-import static io.thinvol.driver.csi.MountLifecycleTest.snapshotSource;
+import static io.thinvol.driver.client.ContentSources.snapshotSource;
+import static io.thinvol.driver.client.ContentSources.volumeSource;
 import static io.thinvol.driver.csi.MountLifecycleTest.usage;
-import static io.thinvol.driver.csi.MountLifecycleTest.volumeSource;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

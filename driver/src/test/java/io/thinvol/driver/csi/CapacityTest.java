@@ -9,6 +9,7 @@ import io.grpc.StatusRuntimeException;
 import io.thinvol.driver.DriverHarness;
 import io.thinvol.driver.GrpcAssertions;
 import io.thinvol.driver.client.Capabilities;
+import io.thinvol.driver.client.ContentSources;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -93,10 +94,7 @@ class CapacityTest {
               driver
                   .csi()
                   .createVolume(
-                      name,
-                      8 * MIB,
-                      Capabilities.block(),
-                      MountLifecycleTest.volumeSource(origin)));
+                      name, 8 * MIB, Capabilities.block(), ContentSources.volumeSource(origin)));
     }
 
     assertThat(capacity()).isEqualTo(before);

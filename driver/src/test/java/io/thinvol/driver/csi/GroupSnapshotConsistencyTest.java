@@ -1,6 +1,6 @@
 package io.thinvol.driver.csi;
 
-import static io.thinvol.driver.csi.MountLifecycleTest.snapshotSource;
+import static io.thinvol.driver.client.ContentSources.snapshotSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import csi.v1.VolumeCapability;

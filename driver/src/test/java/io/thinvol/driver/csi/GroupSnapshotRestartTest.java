@@ -1,7 +1,7 @@
 package io.thinvol.driver.csi;
 
 import static io.thinvol.driver.GrpcAssertions.assertCode;
-import static io.thinvol.driver.csi.MountLifecycleTest.snapshotSource;
+import static io.thinvol.driver.client.ContentSources.snapshotSource;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 

@@ -2,6 +2,8 @@ package io.thinvol.driver.csi;
 
 import static io.thinvol.driver.GrpcAssertions.assertCode;
 import static io.thinvol.driver.GrpcAssertions.message;
+import static io.thinvol.driver.client.ContentSources.snapshotSource;
+import static io.thinvol.driver.client.ContentSources.volumeSource;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -172,18 +174,6 @@ class MountLifecycleTest {
     assertThat(volume.getContentSource()).isEqualTo(source);
     assertThat(volume.getCapacityBytes()).isEqualTo(bytes);
     return volume.getVolumeId();
-  }
-
-  static VolumeContentSource volumeSource(String id) {
-    return VolumeContentSource.newBuilder()
-        .setVolume(VolumeContentSource.VolumeSource.newBuilder().setVolumeId(id))
-        .build();
-  }
-
-  static VolumeContentSource snapshotSource(String id) {
-    return VolumeContentSource.newBuilder()
-        .setSnapshot(VolumeContentSource.SnapshotSource.newBuilder().setSnapshotId(id))
-        .build();
   }
 
   private NodeGetVolumeStatsResponse stats(String id, Path path) {

@@ -7,6 +7,7 @@ import csi.v1.VolumeContentSource;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.thinvol.driver.bench.SnapshotBenchmark;
 import io.thinvol.driver.client.Capabilities;
+import io.thinvol.driver.client.ContentSources;
 import io.thinvol.driver.client.CsiClient;
 import io.thinvol.driver.host.FileStats;
 import io.thinvol.driver.host.ProcessCommandRunner;
@@ -182,8 +183,8 @@ public final class CrossNodeCopyBenchmark {
 
   private static VolumeContentSource source(String kind, String origin, String snapshot) {
     return kind.equals("clone")
-        ? CrossNodeCopyTest.volumeSource(origin)
-        : CrossNodeCopyTest.snapshotSource(snapshot);
+        ? ContentSources.volumeSource(origin)
+        : ContentSources.snapshotSource(snapshot);
   }
 
   private static String claim(String kind) {

@@ -5,29 +5,25 @@ import static io.thinvol.driver.GrpcAssertions.message;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
-import csi.v1.CapacityRange;
-import csi.v1.CreateVolumeRequest;
 import csi.v1.VolumeCapability;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.thinvol.driver.client.Capabilities;
+import io.thinvol.driver.client.ContentSources;
 import io.thinvol.driver.host.FileStats;
 import io.thinvol.driver.host.ProcessCommandRunner;
 import io.thinvol.driver.peer.copy.RangeDigest;
 import io.thinvol.peer.v1.PeerCopyGrpc;
 import io.thinvol.peer.v1.PullChunk;
 import io.thinvol.peer.v1.PullRequest;
-import java.net.ServerSocket;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -45,24 +41,16 @@ class CrossNodeCopyRefusalTest {
 
   KubernetesMockServer server;
 
-  private PeerDrivers nodes;
+  @AutoClose private PeerDrivers nodes;
+  private NodeVolumes volumes;
   private CopySources sources;
   private StandInPeer nodeA;
 
   @BeforeEach
   void start() throws Exception {
     nodes = new PeerDrivers(server, List.of("node-b"));
+    volumes = new NodeVolumes(nodes, EXT4);
     sources = new CopySources(server);
-  }
-
-  @AfterEach
-  void stop() throws Exception {
-    if (nodeA != null) {
-      nodeA.close();
-    }
-    if (nodes != null) {
-      nodes.close();
-    }
   }
 
   @Test
@@ -70,7 +58,7 @@ class CrossNodeCopyRefusalTest {
     String origin = standInFor(StandInPeer.Ending.KILLED_MID_STREAM);
     CompletableFuture<String> clone = CompletableFuture.supplyAsync(() -> cloneOnNodeB(origin));
     nodeA.awaitSentData();
-    awaitPartialCopyOnNodeB();
+    volumes.awaitCopyBegun("node-b");
     // The same request while the copy is under way waits for it a while, then is told to retry.
     assertThat(message(assertCode(Status.Code.ABORTED, () -> cloneOnNodeB(origin))))
         .contains("'clone'");
@@ -78,7 +66,7 @@ class CrossNodeCopyRefusalTest {
 
     assertThat(message(assertCode(Status.Code.UNAVAILABLE, () -> join(clone))))
         .contains("node node-a");
-    assertThat(new NodeVolumes(nodes, EXT4).entries("node-b", "volumes")).isEmpty();
+    assertThat(volumes.entries("node-b", "volumes")).isEmpty();
   }
 
   @Test
@@ -95,7 +83,7 @@ class CrossNodeCopyRefusalTest {
     assertThat(Duration.ofNanos(System.nanoTime() - started))
         .as("six missed heartbeats of a second each, and no more than a few seconds besides")
         .isBetween(Duration.ofSeconds(6), Duration.ofSeconds(60));
-    assertThat(new NodeVolumes(nodes, EXT4).entries("node-b", "volumes")).isEmpty();
+    assertThat(volumes.entries("node-b", "volumes")).isEmpty();
   }
 
   @Test
@@ -106,7 +94,7 @@ class CrossNodeCopyRefusalTest {
     assertThat(message(assertCode(Status.Code.INTERNAL, () -> cloneOnNodeB(origin))))
         .contains("node node-a")
         .contains("digest");
-    assertThat(new NodeVolumes(nodes, EXT4).entries("node-b", "volumes")).isEmpty();
+    assertThat(volumes.entries("node-b", "volumes")).isEmpty();
   }
 
   @Test
@@ -116,7 +104,7 @@ class CrossNodeCopyRefusalTest {
         .contains("node node-a")
         .contains("digest")
         .contains("nothing was kept");
-    assertThat(new NodeVolumes(nodes, EXT4).entries("node-b", "volumes")).isEmpty();
+    assertThat(volumes.entries("node-b", "volumes")).isEmpty();
   }
 
   @Test
@@ -164,48 +152,14 @@ class CrossNodeCopyRefusalTest {
 
   /** Node-a's driver pod answers at a stand-in; origin is a volume of node-a. */
   private String standInFor(StandInPeer.Ending ending) throws Exception {
-    int port;
-    try (ServerSocket free = new ServerSocket(0)) {
-      port = free.getLocalPort();
-    }
-    nodeA = new StandInPeer(port, nodes.certificate(), nodes.key(), ending);
-    nodes.standIn("node-a", port);
+    nodeA = nodes.standIn("node-a", ending);
     String origin = "vol-0123456789abcdef0123456789abcdef";
     nodes.persistentVolumes(Map.of(origin, "node-a"));
     return origin;
   }
 
   private String cloneOnNodeB(String origin) {
-    return nodes
-        .driver("node-b")
-        .csi()
-        .controller()
-        .createVolume(
-            CreateVolumeRequest.newBuilder()
-                .setName("clone")
-                .setCapacityRange(CapacityRange.newBuilder().setRequiredBytes(64 * MIB))
-                .addVolumeCapabilities(EXT4)
-                .setVolumeContentSource(CrossNodeCopyTest.volumeSource(origin))
-                .putAllParameters(CopySources.parametersOf("clone"))
-                .build())
-        .getVolume()
-        .getVolumeId();
-  }
-
-  /** Node-b has written some of the copy into its private directory. */
-  private void awaitPartialCopyOnNodeB() throws Exception {
-    Path volumes = nodes.dir("node-b").resolve("data/volumes");
-    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    while (System.nanoTime() < deadline) {
-      for (String entry : new NodeVolumes(nodes, EXT4).entries("node-b", "volumes")) {
-        Path image = volumes.resolve(entry).resolve("disk.img");
-        if (entry.startsWith(".creating-") && Files.exists(image) && Files.size(image) > 0) {
-          return;
-        }
-      }
-      Thread.sleep(5);
-    }
-    throw new AssertionError("node-b wrote nothing of the copy");
+    return volumes.create("node-b", "clone", ContentSources.volumeSource(origin), "clone");
   }
 
   private List<PullChunk> read(String token, PullRequest request) throws Exception {

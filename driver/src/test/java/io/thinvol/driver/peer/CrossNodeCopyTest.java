@@ -2,10 +2,10 @@ package io.thinvol.driver.peer;
 
 import static io.thinvol.driver.GrpcAssertions.assertCode;
 import static io.thinvol.driver.GrpcAssertions.message;
+import static io.thinvol.driver.client.ContentSources.snapshotSource;
+import static io.thinvol.driver.client.ContentSources.volumeSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import csi.v1.CapacityRange;
-import csi.v1.CreateVolumeRequest;
 import csi.v1.VolumeCapability;
 import csi.v1.VolumeContentSource;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
@@ -138,30 +138,6 @@ class CrossNodeCopyTest {
   }
 
   private String create(String node, String name, VolumeContentSource source, String claim) {
-    return cluster
-        .csi(node)
-        .controller()
-        .createVolume(
-            CreateVolumeRequest.newBuilder()
-                .setName(name)
-                .setCapacityRange(CapacityRange.newBuilder().setRequiredBytes(64 * MIB))
-                .addVolumeCapabilities(EXT4)
-                .setVolumeContentSource(source)
-                .putAllParameters(CopySources.parametersOf(claim))
-                .build())
-        .getVolume()
-        .getVolumeId();
-  }
-
-  static VolumeContentSource volumeSource(String id) {
-    return VolumeContentSource.newBuilder()
-        .setVolume(VolumeContentSource.VolumeSource.newBuilder().setVolumeId(id))
-        .build();
-  }
-
-  static VolumeContentSource snapshotSource(String id) {
-    return VolumeContentSource.newBuilder()
-        .setSnapshot(VolumeContentSource.SnapshotSource.newBuilder().setSnapshotId(id))
-        .build();
+    return cluster.volumes.create(node, name, source, claim);
   }
 }

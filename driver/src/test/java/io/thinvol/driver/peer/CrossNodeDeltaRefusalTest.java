@@ -4,26 +4,21 @@ import static io.thinvol.driver.GrpcAssertions.assertCode;
 import static io.thinvol.driver.GrpcAssertions.message;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import csi.v1.CapacityRange;
-import csi.v1.CreateVolumeRequest;
 import csi.v1.DeleteSnapshotRequest;
 import csi.v1.VolumeCapability;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.grpc.Status;
 import io.thinvol.driver.client.Capabilities;
+import io.thinvol.driver.client.ContentSources;
 import io.thinvol.driver.client.CsiClient;
 import io.thinvol.driver.preflight.DataFiles;
 import io.thinvol.peer.v1.CopyInResponse;
 import io.thinvol.peer.v1.SpaceResponse;
-import java.net.ServerSocket;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -42,18 +37,7 @@ class CrossNodeDeltaRefusalTest {
 
   KubernetesMockServer server;
 
-  private PeerDrivers nodes;
-  private StandInPeer nodeA;
-
-  @AfterEach
-  void stop() throws Exception {
-    if (nodeA != null) {
-      nodeA.close();
-    }
-    if (nodes != null) {
-      nodes.close();
-    }
-  }
+  @AutoClose private PeerDrivers nodes;
 
   @Test
   void onlyTheOperatorGetsADeltaOnlyOntoAnUnchangedBaseOfTheSameVolumeForAClaimAskingForIt()
@@ -148,20 +132,13 @@ class CrossNodeDeltaRefusalTest {
   @Test
   void aSenderKilledMidStreamLeavesTheBaseAsItWasAndNothingNew() throws Exception {
     nodes = new PeerDrivers(server, List.of("node-b"));
-    int port;
-    try (ServerSocket free = new ServerSocket(0)) {
-      port = free.getLocalPort();
-    }
-    nodeA =
-        new StandInPeer(
-            port, nodes.certificate(), nodes.key(), StandInPeer.Ending.KILLED_MID_STREAM);
-    nodes.standIn("node-a", port);
+    StandInPeer nodeA = nodes.standIn("node-a", StandInPeer.Ending.KILLED_MID_STREAM);
     nodes.servePodList();
     NodeVolumes volumes = new NodeVolumes(nodes, EXT4);
     // A base of node-b's own making: a restore of a snapshot of node-b.
     String origin = csi("node-b").createVolume("origin", StandInPeer.SIZE, EXT4, null);
     String snapshot = csi("node-b").createSnapshot("s1", origin);
-    String base = localRestore(snapshot);
+    String base = volumes.create("node-b", "base", ContentSources.snapshotSource(snapshot), null);
     String baseSum = DataFiles.sha256(nodes.image("node-b", base));
     String remote = "snap-0123456789abcdef0123456789abcdef";
     String operator = nodes.operatorToken();
@@ -169,43 +146,13 @@ class CrossNodeDeltaRefusalTest {
     CompletableFuture<CopyInResponse> copy =
         CompletableFuture.supplyAsync(() -> uncheckedCopyIn(operator, remote, base));
     nodeA.awaitSentData();
-    awaitPartialCopyOnNodeB(volumes);
+    volumes.awaitCopyBegun("node-b");
     nodeA.kill();
 
     assertThat(message(assertCode(Status.Code.UNAVAILABLE, () -> join(copy))))
         .contains("node node-a");
     assertThat(DataFiles.sha256(nodes.image("node-b", base))).isEqualTo(baseSum);
     assertThat(volumes.entries("node-b", "volumes")).containsExactlyInAnyOrder(origin, base);
-  }
-
-  private String localRestore(String snapshot) {
-    return csi("node-b")
-        .controller()
-        .createVolume(
-            CreateVolumeRequest.newBuilder()
-                .setName("base")
-                .setCapacityRange(CapacityRange.newBuilder().setRequiredBytes(StandInPeer.SIZE))
-                .addVolumeCapabilities(EXT4)
-                .setVolumeContentSource(CrossNodeCopyTest.snapshotSource(snapshot))
-                .build())
-        .getVolume()
-        .getVolumeId();
-  }
-
-  /** Node-b has written some of the copy into its private directory. */
-  private void awaitPartialCopyOnNodeB(NodeVolumes volumes) throws Exception {
-    Path dir = nodes.dir("node-b").resolve("data/volumes");
-    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    while (System.nanoTime() < deadline) {
-      for (String entry : volumes.entries("node-b", "volumes")) {
-        if (entry.startsWith(".creating-")
-            && Files.exists(dir.resolve(entry).resolve("disk.img"))) {
-          return;
-        }
-      }
-      Thread.sleep(5);
-    }
-    throw new AssertionError("node-b made no copy of its base");
   }
 
   private CopyInResponse copyIn(String token, String snapshot, String base, String claim)

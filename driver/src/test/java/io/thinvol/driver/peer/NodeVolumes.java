@@ -1,11 +1,15 @@
 package io.thinvol.driver.peer;
 
+import static io.thinvol.driver.client.ContentSources.snapshotSource;
+
 import csi.v1.CapacityRange;
 import csi.v1.CreateVolumeRequest;
 import csi.v1.VolumeCapability;
+import csi.v1.VolumeContentSource;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -29,20 +33,46 @@ final class NodeVolumes {
 
   /** A volume on {@code node} restored from {@code snapshot} for claim {@code claim}. */
   String restore(String node, String claim, String snapshot) {
+    return create(node, claim, snapshotSource(snapshot), claim);
+  }
+
+  /**
+   * A 64 MiB volume on {@code node} made from {@code source}; for claim {@code claim} (the
+   * parameters a copy from another node reads), or for none.
+   */
+  String create(String node, String name, VolumeContentSource source, String claim) {
+    CreateVolumeRequest.Builder request =
+        CreateVolumeRequest.newBuilder()
+            .setName(name)
+            .setCapacityRange(CapacityRange.newBuilder().setRequiredBytes(64L << 20))
+            .addVolumeCapabilities(capability)
+            .setVolumeContentSource(source);
+    if (claim != null) {
+      request.putAllParameters(CopySources.parametersOf(claim));
+    }
     return nodes
         .driver(node)
         .csi()
         .controller()
-        .createVolume(
-            CreateVolumeRequest.newBuilder()
-                .setName(claim)
-                .setCapacityRange(CapacityRange.newBuilder().setRequiredBytes(64L << 20))
-                .addVolumeCapabilities(capability)
-                .setVolumeContentSource(CrossNodeCopyTest.snapshotSource(snapshot))
-                .putAllParameters(CopySources.parametersOf(claim))
-                .build())
+        .createVolume(request.build())
         .getVolume()
         .getVolumeId();
+  }
+
+  /** Node {@code node} has begun to write a copy into a volume's private directory. */
+  void awaitCopyBegun(String node) throws Exception {
+    Path volumes = nodes.dir(node).resolve("data/volumes");
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (System.nanoTime() < deadline) {
+      for (String entry : entries(node, "volumes")) {
+        Path image = volumes.resolve(entry).resolve("disk.img");
+        if (entry.startsWith(".creating-") && Files.exists(image) && Files.size(image) > 0) {
+          return;
+        }
+      }
+      Thread.sleep(5);
+    }
+    throw new AssertionError(node + " wrote nothing of the copy");
   }
 
   void unpublishAndUnstage(String node, String id) {

@@ -44,6 +44,7 @@ final class PeerDrivers implements AutoCloseable {
   // Fixed too: an ephemeral HTTP port of a restarted driver may be the TLS port it freed on stop.
   private final Map<String, Integer> httpPorts = new LinkedHashMap<>();
   private final Map<String, DriverProcess> drivers = new LinkedHashMap<>();
+  private final List<StandInPeer> standIns = new ArrayList<>();
 
   PeerDrivers(KubernetesMockServer server) throws Exception {
     this(server, List.of("node-a", "node-b"));
@@ -231,6 +232,17 @@ final class PeerDrivers implements AutoCloseable {
     }
   }
 
+  /**
+   * A stand-in that answers for {@code node}'s driver as {@code ending} says; closed with these.
+   */
+  StandInPeer standIn(String node, StandInPeer.Ending ending) throws Exception {
+    int port = freePort();
+    StandInPeer standIn = new StandInPeer(port, certificate(), key(), ending);
+    standIns.add(standIn);
+    standIn(node, port);
+    return standIn;
+  }
+
   /** Every node's driver pod, as the LIST without a field selector returns them. */
   void servePodList() {
     server
@@ -310,6 +322,14 @@ final class PeerDrivers implements AutoCloseable {
 
   @Override
   public void close() throws IOException {
+    for (StandInPeer standIn : standIns) {
+      try {
+        standIn.close();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    standIns.clear();
     drivers.values().forEach(DriverProcess::close);
     drivers.clear();
     List<String> leaked = HostCleanup.release(root);

@@ -3,7 +3,6 @@ package io.thinvol.operator.dependent;
 import io.fabric8.kubernetes.api.model.storage.CSIDriver;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
-import io.javaoperatorsdk.operator.processing.dependent.kubernetes.CRUDKubernetesDependentResource;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependent;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.operator.model.CsiDriverModel;
@@ -14,7 +13,7 @@ import io.thinvol.operator.model.CsiDriverModel;
  * not touch existing volumes.
  */
 @KubernetesDependent(informer = @Informer(labelSelector = Dependents.SELECTOR))
-public class CsiDriverDependent extends CRUDKubernetesDependentResource<CSIDriver, StorageBackend> {
+public class CsiDriverDependent extends RecreatedOnChangeDependent<CSIDriver> {
 
   public CsiDriverDependent() {
     super(CSIDriver.class);
@@ -26,15 +25,7 @@ public class CsiDriverDependent extends CRUDKubernetesDependentResource<CSIDrive
   }
 
   @Override
-  public CSIDriver update(
-      CSIDriver actual,
-      CSIDriver desired,
-      StorageBackend backend,
-      Context<StorageBackend> context) {
-    if (!CsiDriverModel.needsRecreate(actual, desired)) {
-      return super.update(actual, desired, backend, context);
-    }
-    Dependents.deleteToRecreate(actual, context);
-    return create(desired, backend, context);
+  protected boolean needsRecreate(CSIDriver actual, CSIDriver desired) {
+    return CsiDriverModel.needsRecreate(actual, desired);
   }
 }

@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.storage.StorageClass;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.processing.dependent.CRUDKubernetesBulkDependentResource;
-import io.javaoperatorsdk.operator.processing.dependent.kubernetes.CRUDKubernetesDependentResource;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependent;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.thinvol.api.v1alpha1.StorageBackend;
@@ -20,8 +19,7 @@ import java.util.stream.Collectors;
  * class: bound claims and their volumes keep what they were provisioned with.
  */
 @KubernetesDependent(informer = @Informer(labelSelector = Dependents.SELECTOR))
-public class StorageClassesDependent
-    extends CRUDKubernetesDependentResource<StorageClass, StorageBackend>
+public class StorageClassesDependent extends RecreatedOnChangeDependent<StorageClass>
     implements CRUDKubernetesBulkDependentResource<StorageClass, StorageBackend> {
 
   public StorageClassesDependent() {
@@ -46,15 +44,7 @@ public class StorageClassesDependent
   }
 
   @Override
-  public StorageClass update(
-      StorageClass actual,
-      StorageClass desired,
-      StorageBackend backend,
-      Context<StorageBackend> context) {
-    if (!StorageClassModel.needsRecreate(actual, desired)) {
-      return super.update(actual, desired, backend, context);
-    }
-    Dependents.deleteToRecreate(actual, context);
-    return create(desired, backend, context);
+  protected boolean needsRecreate(StorageClass actual, StorageClass desired) {
+    return StorageClassModel.needsRecreate(actual, desired);
   }
 }

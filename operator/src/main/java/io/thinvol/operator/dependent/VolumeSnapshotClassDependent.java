@@ -2,17 +2,16 @@ package io.thinvol.operator.dependent;
 
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
-import io.javaoperatorsdk.operator.api.reconciler.dependent.DependentResource;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.CRUDKubernetesDependentResource;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependent;
-import io.javaoperatorsdk.operator.processing.dependent.workflow.Condition;
 import io.thinvol.api.v1alpha1.StorageBackend;
+import io.thinvol.operator.model.Settings;
 import io.thinvol.operator.model.VolumeSnapshotClass;
 import io.thinvol.operator.model.VolumeSnapshotClassModel;
 
 /**
  * The backend's VolumeSnapshotClass: only where the snapshot API exists ({@link SnapshotApi}), and
- * deleted again when the spec turns it off ({@link Wanted}).
+ * deleted again when the spec turns it off ({@link SnapshotClassesWanted}).
  */
 @KubernetesDependent(informer = @Informer(labelSelector = Dependents.SELECTOR))
 public class VolumeSnapshotClassDependent
@@ -28,24 +27,9 @@ public class VolumeSnapshotClassDependent
   }
 
   /** The cluster serves snapshot.storage.k8s.io: without it not even the informer may start. */
-  public static class SnapshotApi implements Condition<VolumeSnapshotClass, StorageBackend> {
-    @Override
-    public boolean isMet(
-        DependentResource<VolumeSnapshotClass, StorageBackend> dependentResource,
-        StorageBackend backend,
-        Context<StorageBackend> context) {
-      return Dependents.settings(context).snapshotApi();
-    }
-  }
-
-  /** The spec asks for one. */
-  public static class Wanted implements Condition<VolumeSnapshotClass, StorageBackend> {
-    @Override
-    public boolean isMet(
-        DependentResource<VolumeSnapshotClass, StorageBackend> dependentResource,
-        StorageBackend backend,
-        Context<StorageBackend> context) {
-      return VolumeSnapshotClassModel.wanted(backend);
+  public static class SnapshotApi extends ClusterServes {
+    public SnapshotApi() {
+      super(Settings::snapshotApi);
     }
   }
 }

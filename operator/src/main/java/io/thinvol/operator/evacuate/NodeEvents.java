@@ -1,6 +1,5 @@
 package io.thinvol.operator.evacuate;
 
-import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.MicroTime;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
@@ -67,26 +66,22 @@ final class NodeEvents {
           .events()
           .inNamespace(namespace)
           .resource(
-              new EventBuilder()
-                  .withNewMetadata()
-                  .withName(name)
-                  .withNamespace(namespace)
-                  .endMetadata()
-                  .withInvolvedObject(
+              Events.draft(
+                      namespace,
+                      name,
                       new ObjectReferenceBuilder()
                           .withApiVersion("v1")
                           .withKind("Node")
                           .withName(nodeName)
                           .withUid(nodeName)
-                          .build())
-                  .withType(type)
-                  .withReason(reason)
-                  .withMessage(message)
+                          .build(),
+                      type,
+                      reason,
+                      message)
                   .withEventTime(new MicroTime(now))
                   .withReportingComponent(REPORTING_CONTROLLER)
                   .withReportingInstance(INSTANCE)
                   .withAction(ACTION)
-                  .withNewSource("thinvol-operator", null)
                   .build())
           .create();
       log.info("{} on node {}: {}", reason, nodeName, message);

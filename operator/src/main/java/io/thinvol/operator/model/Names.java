@@ -1,5 +1,7 @@
 package io.thinvol.operator.model;
 
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.thinvol.api.BackendNames;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import java.util.Map;
@@ -62,6 +64,15 @@ public final class Names {
   /** The StorageClass used when the spec lists none: named after the backend. */
   public static String defaultStorageClass(StorageBackend backend) {
     return backend.getMetadata().getName();
+  }
+
+  /** The metadata of a namespaced object of the backend: its name, the operator's namespace. */
+  public static ObjectMeta namespaced(String name, StorageBackend backend, Settings settings) {
+    return new ObjectMetaBuilder()
+        .withName(name)
+        .withNamespace(settings.namespace())
+        .withLabels(labels(backend))
+        .build();
   }
 
   /** Labels of the operator's objects that serve every backend. */

@@ -25,11 +25,7 @@ public final class NetworkPolicyModel {
 
   public static NetworkPolicy desired(StorageBackend backend, Settings settings) {
     return new NetworkPolicyBuilder()
-        .withNewMetadata()
-        .withName(Names.nodeDaemonSet(backend))
-        .withNamespace(settings.namespace())
-        .withLabels(Names.labels(backend))
-        .endMetadata()
+        .withMetadata(Names.namespaced(Names.nodeDaemonSet(backend), backend, settings))
         .withNewSpec()
         .withNewPodSelector()
         .withMatchLabels(Names.nodePodLabels(backend))

@@ -1,17 +1,9 @@
 package io.thinvol.operator.model;
 
 import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.ContainerBuilder;
-import io.fabric8.kubernetes.api.model.EnvVar;
-import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import io.fabric8.kubernetes.api.model.IntOrString;
-import io.fabric8.kubernetes.api.model.Probe;
-import io.fabric8.kubernetes.api.model.ProbeBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
-import io.fabric8.kubernetes.api.model.VolumeMount;
-import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.apps.DaemonSetBuilder;
 import io.thinvol.api.BackendNames;
@@ -50,14 +42,14 @@ public final class NodeDaemonSetModel {
     Effective effective = Effective.of(backend);
     Images images = Images.of(backend, settings);
     List<Container> containers = new ArrayList<>();
-    containers.add(driver(backend, settings, effective, images));
-    containers.add(registrar(backend, effective, images));
-    containers.add(provisioner(effective, images));
-    containers.add(resizer(images));
+    containers.add(DriverContainer.of(backend, settings, effective, images));
+    containers.add(NodeSidecars.registrar(backend, effective, images));
+    containers.add(NodeSidecars.provisioner(effective, images));
+    containers.add(NodeSidecars.resizer(images));
     if (snapshots) {
-      containers.add(snapshotter(images, GroupSnapshotModel.deployed(settings)));
+      containers.add(NodeSidecars.snapshotter(images, GroupSnapshotModel.deployed(settings)));
     }
-    containers.add(livenessProbe(images));
+    containers.add(NodeSidecars.livenessProbe(images));
     List<Volume> volumes = new ArrayList<>(volumes(backend, effective));
     volumes.add(PeerForwardingModel.tokenVolume(settings));
     if (snapshots && SnapshotMetadataModel.deployed(settings)) {
@@ -68,11 +60,7 @@ public final class NodeDaemonSetModel {
     Map<String, String> nodeSelector = new TreeMap<>(effective.nodeSelector());
     nodeSelector.put("kubernetes.io/os", "linux");
     return new DaemonSetBuilder()
-        .withNewMetadata()
-        .withName(Names.nodeDaemonSet(backend))
-        .withNamespace(settings.namespace())
-        .withLabels(Names.labels(backend))
-        .endMetadata()
+        .withMetadata(Names.namespaced(Names.nodeDaemonSet(backend), backend, settings))
         .withNewSpec()
         .withNewSelector()
         .withMatchLabels(Names.nodePodLabels(backend))
@@ -104,175 +92,6 @@ public final class NodeDaemonSetModel {
         .build();
   }
 
-  private static Container driver(
-      StorageBackend backend, Settings settings, Effective effective, Images images) {
-    return new ContainerBuilder()
-        .withName("driver")
-        .withImage(images.driver())
-        .withArgs(
-            "driver",
-            "--csi-endpoint=unix://" + SOCKET,
-            "--addons-endpoint=unix:///csi/csi-addons.sock",
-            "--addons-port=" + ADDONS_PORT,
-            "--addons-tls-cert=" + TLS_DIR + "/tls.crt",
-            "--addons-tls-key=" + TLS_DIR + "/tls.key",
-            "--addons-token-audience=" + settings.addonsTokenAudience(),
-            "--driver-name=" + Names.driver(backend),
-            "--node-id=$(NODE_NAME)",
-            "--data-dir=" + effective.dataDir(),
-            DataDirMount.flag(backend),
-            "--overprovision-ratio=" + effective.overprovisionRatio(),
-            "--expansion=node",
-            "--http-port=" + HTTP_PORT,
-            "--log-level=" + effective.logLevel())
-        .addAllToArgs(PeerForwardingModel.driverArgs(backend, settings))
-        .withEnv(
-            fieldEnv("NODE_NAME", "spec.nodeName"),
-            fieldEnv("POD_NAMESPACE", "metadata.namespace"),
-            fieldEnv("POD_NAME", "metadata.name"))
-        .addNewPort()
-        .withName(BackendNames.ADDONS_PORT_NAME)
-        .withContainerPort(ADDONS_PORT)
-        .withProtocol("TCP")
-        .endPort()
-        .addNewPort()
-        .withName(HTTP_PORT_NAME)
-        .withContainerPort(HTTP_PORT)
-        .withProtocol("TCP")
-        .endPort()
-        .addNewPort()
-        .withName("healthz")
-        .withContainerPort(HEALTH_PORT)
-        .withProtocol("TCP")
-        .endPort()
-        .withNewSecurityContext()
-        .withPrivileged(true)
-        // The image runs as a non-root user for the operator; the driver needs root for
-        // losetup, mkfs and mount.
-        .withRunAsUser(0L)
-        // Writes go to the mounts only; /tmp is for the native libraries Netty unpacks.
-        .withReadOnlyRootFilesystem(true)
-        .endSecurityContext()
-        .withLivenessProbe(httpProbe("/healthz", "healthz", 5))
-        .withReadinessProbe(httpProbe("/readyz", HTTP_PORT_NAME, 3))
-        .withNewResources()
-        .withRequests(Map.of("cpu", new Quantity("10m"), "memory", new Quantity("128Mi")))
-        .withLimits(Map.of("memory", new Quantity("256Mi")))
-        .endResources()
-        .withVolumeMounts(
-            mount("socket-dir", "/csi", null),
-            mount("pods-dir", effective.kubeletDir() + "/pods", "Bidirectional"),
-            mount("plugins-dir", effective.kubeletDir() + "/plugins", "Bidirectional"),
-            mount("dev-dir", "/dev", null),
-            DataDirMount.mount(effective),
-            mount("tmp", "/tmp", null),
-            new VolumeMountBuilder()
-                .withName("addons-tls")
-                .withMountPath(TLS_DIR)
-                .withReadOnly(true)
-                .build(),
-            PeerForwardingModel.tokenMount())
-        .build();
-  }
-
-  private static Container registrar(StorageBackend backend, Effective effective, Images images) {
-    return sidecar("node-driver-registrar", images.nodeDriverRegistrar())
-        .withArgs(
-            "--csi-address=" + SOCKET,
-            "--kubelet-registration-path="
-                + effective.kubeletDir()
-                + "/plugins/"
-                + Names.driver(backend)
-                + "/csi.sock",
-            "--http-endpoint=:" + REGISTRAR_PORT)
-        .addNewPort()
-        .withName("registrar")
-        .withContainerPort(REGISTRAR_PORT)
-        .withProtocol("TCP")
-        .endPort()
-        .withLivenessProbe(httpProbe("/healthz", "registrar", 5))
-        .withVolumeMounts(
-            mount("socket-dir", "/csi", null), mount("registration-dir", "/registration", null))
-        .build();
-  }
-
-  private static Container provisioner(Effective effective, Images images) {
-    return sidecar("csi-provisioner", images.provisioner())
-        .withArgs(
-            "--csi-address=" + SOCKET,
-            "--node-deployment=true",
-            "--strict-topology=true",
-            "--immediate-topology=false",
-            "--enable-capacity=true",
-            "--capacity-ownerref-level=" + CapacityOwner.OWNERREF_LEVEL,
-            "--extra-create-metadata=true",
-            "--default-fstype=" + effective.filesystem(),
-            "--timeout=120s",
-            "--worker-threads=5")
-        .withEnv(
-            fieldEnv("NODE_NAME", "spec.nodeName"),
-            fieldEnv("NAMESPACE", "metadata.namespace"),
-            fieldEnv("POD_NAME", "metadata.name"))
-        .withVolumeMounts(mount("socket-dir", "/csi", null))
-        .build();
-  }
-
-  /**
-   * One active resizer (leader-elected): it only records new sizes, nodes do the growing. Its
-   * ModifyVolume (VolumeAttributesClass) is on by default from v2.0; the gate keeps it on with an
-   * older image set in spec.images.
-   */
-  private static Container resizer(Images images) {
-    return sidecar("csi-resizer", images.resizer())
-        .withArgs(
-            "--csi-address=" + SOCKET,
-            "--leader-election=true",
-            "--leader-election-namespace=$(NAMESPACE)",
-            "--handle-volume-inuse-error=false",
-            "--feature-gates=VolumeAttributesClass=true",
-            "--timeout=120s")
-        .withEnv(fieldEnv("NAMESPACE", "metadata.namespace"))
-        .withVolumeMounts(mount("socket-dir", "/csi", null))
-        .build();
-  }
-
-  private static Container snapshotter(Images images, boolean groupSnapshots) {
-    List<String> args =
-        new ArrayList<>(
-            List.of(
-                "--csi-address=" + SOCKET,
-                "--node-deployment=true",
-                "--extra-create-metadata=true",
-                "--timeout=300s"));
-    if (groupSnapshots) {
-      args.add(GroupSnapshotModel.FEATURE_GATE);
-    }
-    return sidecar("csi-snapshotter", images.snapshotter())
-        .withArgs(args)
-        .withEnv(fieldEnv("NODE_NAME", "spec.nodeName"))
-        .withVolumeMounts(mount("socket-dir", "/csi", null))
-        .build();
-  }
-
-  private static Container livenessProbe(Images images) {
-    return sidecar("liveness-probe", images.livenessProbe())
-        .withArgs("--csi-address=" + SOCKET, "--health-port=" + HEALTH_PORT)
-        .withVolumeMounts(mount("socket-dir", "/csi", null))
-        .build();
-  }
-
-  /**
-   * A sidecar talks to the driver's socket, which the privileged (unconfined) driver creates: on an
-   * SELinux-enforcing node a confined container_t process is denied it, so every sidecar runs as
-   * {@value SocketSharing#UNCONFINED_TYPE} (see {@link SocketSharing}).
-   */
-  private static ContainerBuilder sidecar(String name, String image) {
-    return new ContainerBuilder()
-        .withName(name)
-        .withImage(image)
-        .withSecurityContext(SocketSharing.securityContext());
-  }
-
   private static List<Volume> volumes(StorageBackend backend, Effective effective) {
     String kubelet = effective.kubeletDir();
     return List.of(
@@ -294,39 +113,5 @@ public final class NodeDaemonSetModel {
 
   private static Volume hostPath(String name, String path, String type) {
     return new VolumeBuilder().withName(name).withNewHostPath(path, type).build();
-  }
-
-  private static VolumeMount mount(String name, String path, String propagation) {
-    return new VolumeMountBuilder()
-        .withName(name)
-        .withMountPath(path)
-        .withMountPropagation(propagation)
-        .build();
-  }
-
-  /** apiVersion is spelled out: the API server fills it in, and a diff would loop forever. */
-  private static EnvVar fieldEnv(String name, String fieldPath) {
-    return new EnvVarBuilder()
-        .withName(name)
-        .withNewValueFrom()
-        .withNewFieldRef("v1", fieldPath)
-        .endValueFrom()
-        .build();
-  }
-
-  /** Every field set: the API server defaults missing ones, and a diff would loop forever. */
-  private static Probe httpProbe(String path, String port, int failures) {
-    return new ProbeBuilder()
-        .withNewHttpGet()
-        .withPath(path)
-        .withPort(new IntOrString(port))
-        .withScheme("HTTP")
-        .endHttpGet()
-        .withInitialDelaySeconds(10)
-        .withPeriodSeconds(10)
-        .withTimeoutSeconds(3)
-        .withSuccessThreshold(1)
-        .withFailureThreshold(failures)
-        .build();
   }
 }

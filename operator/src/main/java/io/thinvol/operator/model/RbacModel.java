@@ -34,11 +34,7 @@ public final class RbacModel {
 
   public static ServiceAccount serviceAccount(StorageBackend backend, Settings settings) {
     return new ServiceAccountBuilder()
-        .withNewMetadata()
-        .withName(Names.nodeServiceAccount(backend))
-        .withNamespace(settings.namespace())
-        .withLabels(Names.labels(backend))
-        .endMetadata()
+        .withMetadata(Names.namespaced(Names.nodeServiceAccount(backend), backend, settings))
         .build();
   }
 
@@ -109,11 +105,7 @@ public final class RbacModel {
   /** In the operator's namespace: leader election (resizer) and capacity objects (provisioner). */
   public static Role role(StorageBackend backend, Settings settings) {
     return new RoleBuilder()
-        .withNewMetadata()
-        .withName(Names.nodeRole(backend))
-        .withNamespace(settings.namespace())
-        .withLabels(Names.labels(backend))
-        .endMetadata()
+        .withMetadata(Names.namespaced(Names.nodeRole(backend), backend, settings))
         .withRules(namespaceRules())
         .build();
   }
@@ -140,11 +132,7 @@ public final class RbacModel {
 
   public static RoleBinding roleBinding(StorageBackend backend, Settings settings) {
     return new RoleBindingBuilder()
-        .withNewMetadata()
-        .withName(Names.nodeRole(backend))
-        .withNamespace(settings.namespace())
-        .withLabels(Names.labels(backend))
-        .endMetadata()
+        .withMetadata(Names.namespaced(Names.nodeRole(backend), backend, settings))
         .withNewRoleRef("rbac.authorization.k8s.io", "Role", Names.nodeRole(backend))
         .withSubjects(nodeSubject(backend, settings))
         .build();

@@ -1,6 +1,7 @@
 package io.thinvol.operator.model;
 
 import io.thinvol.addons.call.ProjectedToken;
+import java.util.function.Consumer;
 
 /**
  * What the operator knows about where it runs.
@@ -30,93 +31,85 @@ public record Settings(
     boolean groupSnapshotApi,
     boolean monitoringApi) {
 
-  /** On a cluster without the Prometheus Operator's API. */
-  public Settings(
-      String namespace,
-      String operatorImage,
-      boolean openShift,
-      boolean snapshotApi,
-      String addonsTokenAudience,
-      boolean snapshotMetadataApi,
-      Images images,
-      boolean groupSnapshotApi) {
-    this(
-        namespace,
-        operatorImage,
-        openShift,
-        snapshotApi,
-        addonsTokenAudience,
-        snapshotMetadataApi,
-        images,
-        groupSnapshotApi,
-        false);
-  }
-
-  /** The same, on a cluster that does or does not serve the Prometheus Operator's API. */
-  public Settings withMonitoringApi(boolean served) {
-    return new Settings(
-        namespace,
-        operatorImage,
-        openShift,
-        snapshotApi,
-        addonsTokenAudience,
-        snapshotMetadataApi,
-        images,
-        groupSnapshotApi,
-        served);
-  }
-
-  /** On a cluster without group snapshots. */
-  public Settings(
-      String namespace,
-      String operatorImage,
-      boolean openShift,
-      boolean snapshotApi,
-      String addonsTokenAudience,
-      boolean snapshotMetadataApi,
-      Images images) {
-    this(
-        namespace,
-        operatorImage,
-        openShift,
-        snapshotApi,
-        addonsTokenAudience,
-        snapshotMetadataApi,
-        images,
-        false);
-  }
-
-  /** With the compiled-in sidecars and the operator's image as the driver's (tests' shorthand). */
-  public Settings(
-      String namespace,
-      String operatorImage,
-      boolean openShift,
-      boolean snapshotApi,
-      String addonsTokenAudience,
-      boolean snapshotMetadataApi) {
-    this(
-        namespace,
-        operatorImage,
-        openShift,
-        snapshotApi,
-        addonsTokenAudience,
-        snapshotMetadataApi,
-        Images.compiled(operatorImage));
-  }
-
-  /** On a cluster without SnapshotMetadataServices. */
-  public Settings(
-      String namespace,
-      String operatorImage,
-      boolean openShift,
-      boolean snapshotApi,
-      String addonsTokenAudience,
-      Images images) {
-    this(namespace, operatorImage, openShift, snapshotApi, addonsTokenAudience, false, images);
-  }
-
-  /** With the default addons token audience, on a cluster without SnapshotMetadataServices. */
+  /**
+   * With the default addons token audience, the compiled-in sidecars and the operator's image as
+   * the driver's, on a cluster that serves none of the optional APIs but perhaps snapshots; the
+   * {@code with} methods change the rest.
+   */
   public Settings(String namespace, String operatorImage, boolean openShift, boolean snapshotApi) {
-    this(namespace, operatorImage, openShift, snapshotApi, ProjectedToken.DEFAULT_AUDIENCE, false);
+    this(
+        namespace,
+        operatorImage,
+        openShift,
+        snapshotApi,
+        ProjectedToken.DEFAULT_AUDIENCE,
+        false,
+        Images.compiled(operatorImage),
+        false,
+        false);
+  }
+
+  public Settings withAddonsTokenAudience(String audience) {
+    return changed(draft -> draft.addonsTokenAudience = audience);
+  }
+
+  public Settings withSnapshotMetadataApi(boolean served) {
+    return changed(draft -> draft.snapshotMetadataApi = served);
+  }
+
+  public Settings withImages(Images images) {
+    return changed(draft -> draft.images = images);
+  }
+
+  public Settings withGroupSnapshotApi(boolean served) {
+    return changed(draft -> draft.groupSnapshotApi = served);
+  }
+
+  public Settings withMonitoringApi(boolean served) {
+    return changed(draft -> draft.monitoringApi = served);
+  }
+
+  private Settings changed(Consumer<Draft> change) {
+    Draft draft = new Draft(this);
+    change.accept(draft);
+    return draft.settings();
+  }
+
+  /** A changeable copy, so that each {@code with} method names only the setting it changes. */
+  private static final class Draft {
+    private final String namespace;
+    private final String operatorImage;
+    private final boolean openShift;
+    private final boolean snapshotApi;
+    private String addonsTokenAudience;
+    private boolean snapshotMetadataApi;
+    private Images images;
+    private boolean groupSnapshotApi;
+    private boolean monitoringApi;
+
+    private Draft(Settings from) {
+      namespace = from.namespace;
+      operatorImage = from.operatorImage;
+      openShift = from.openShift;
+      snapshotApi = from.snapshotApi;
+      addonsTokenAudience = from.addonsTokenAudience;
+      snapshotMetadataApi = from.snapshotMetadataApi;
+      images = from.images;
+      groupSnapshotApi = from.groupSnapshotApi;
+      monitoringApi = from.monitoringApi;
+    }
+
+    private Settings settings() {
+      return new Settings(
+          namespace,
+          operatorImage,
+          openShift,
+          snapshotApi,
+          addonsTokenAudience,
+          snapshotMetadataApi,
+          images,
+          groupSnapshotApi,
+          monitoringApi);
+    }
   }
 }

@@ -107,11 +107,7 @@ public final class SnapshotMetadataModel {
 
   public static Service service(StorageBackend backend, Settings settings) {
     return new ServiceBuilder()
-        .withNewMetadata()
-        .withName(serviceName(backend))
-        .withNamespace(settings.namespace())
-        .withLabels(Names.labels(backend))
-        .endMetadata()
+        .withMetadata(Names.namespaced(serviceName(backend), backend, settings))
         .withNewSpec()
         .withType("ClusterIP")
         .withSelector(Names.nodePodLabels(backend))

@@ -24,21 +24,13 @@ import java.util.Map;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonDeserialize(using = JsonDeserializer.None.class)
-public class VolumeGroupSnapshotContent extends TypedObject {
+public class VolumeGroupSnapshotContent
+    extends SnapshotContentObject<VolumeGroupSnapshotContent.Spec> {
 
-  private Spec spec;
   private Status status;
 
   public VolumeGroupSnapshotContent() {
     super(GroupSnapshotModel.API_VERSION, "VolumeGroupSnapshotContent");
-  }
-
-  public Spec getSpec() {
-    return spec;
-  }
-
-  public void setSpec(Spec spec) {
-    this.spec = spec;
   }
 
   public Status getStatus() {
@@ -50,20 +42,8 @@ public class VolumeGroupSnapshotContent extends TypedObject {
   }
 
   /** The driver, the class its snapshotter reads, and the volumes it copies. */
-  @JsonInclude(JsonInclude.Include.NON_NULL)
-  @JsonIgnoreProperties(ignoreUnknown = true)
-  public static class Spec {
-    private String driver;
+  public static class Spec extends ContentSpec<Source> {
     private String volumeGroupSnapshotClassName;
-    private Source source;
-
-    public String getDriver() {
-      return driver;
-    }
-
-    public void setDriver(String driver) {
-      this.driver = driver;
-    }
 
     public String getVolumeGroupSnapshotClassName() {
       return volumeGroupSnapshotClassName;
@@ -71,14 +51,6 @@ public class VolumeGroupSnapshotContent extends TypedObject {
 
     public void setVolumeGroupSnapshotClassName(String volumeGroupSnapshotClassName) {
       this.volumeGroupSnapshotClassName = volumeGroupSnapshotClassName;
-    }
-
-    public Source getSource() {
-      return source;
-    }
-
-    public void setSource(Source source) {
-      this.source = source;
     }
   }
 

@@ -25,45 +25,14 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @JsonIgnoreProperties(ignoreUnknown = true)
 // Plain bean deserialisation: the interface routes to fabric8's polymorphic one, which lands here.
 @JsonDeserialize(using = JsonDeserializer.None.class)
-public class VolumeSnapshotContent extends TypedObject {
-
-  private Spec spec;
+public class VolumeSnapshotContent extends SnapshotContentObject<VolumeSnapshotContent.Spec> {
 
   public VolumeSnapshotContent() {
     super("snapshot.storage.k8s.io/v1", "VolumeSnapshotContent");
   }
 
-  public Spec getSpec() {
-    return spec;
-  }
-
-  public void setSpec(Spec spec) {
-    this.spec = spec;
-  }
-
-  /** The driver that makes the copy, and what it is a copy of. */
-  @JsonInclude(JsonInclude.Include.NON_NULL)
-  @JsonIgnoreProperties(ignoreUnknown = true)
-  public static class Spec {
-    private String driver;
-    private Source source;
-
-    public String getDriver() {
-      return driver;
-    }
-
-    public void setDriver(String driver) {
-      this.driver = driver;
-    }
-
-    public Source getSource() {
-      return source;
-    }
-
-    public void setSource(Source source) {
-      this.source = source;
-    }
-  }
+  /** The driver that makes the copy, and the volume or snapshot handle it is a copy of. */
+  public static class Spec extends ContentSpec<Source> {}
 
   /**
    * One of: the volume a dynamic snapshot copies, or the driver's handle of a pre-provisioned one.

@@ -33,12 +33,7 @@ public final class ScrapeModel {
   /** The backend's node pods, on the driver's HTTP port. */
   public static PodMonitor nodePods(StorageBackend backend, Settings settings) {
     PodMonitor monitor = new PodMonitor();
-    monitor.setMetadata(
-        new ObjectMetaBuilder()
-            .withName(Names.nodeDaemonSet(backend))
-            .withNamespace(settings.namespace())
-            .withLabels(Names.labels(backend))
-            .build());
+    monitor.setMetadata(Names.namespaced(Names.nodeDaemonSet(backend), backend, settings));
     monitor.setSpec(
         spec(
             Names.nodePodLabels(backend),

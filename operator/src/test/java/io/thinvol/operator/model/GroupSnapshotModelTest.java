@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.thinvol.addons.call.ProjectedToken;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
@@ -25,15 +24,8 @@ class GroupSnapshotModelTest {
           StorageBackend.class);
 
   private static Settings settings(boolean snapshotApi, boolean groupSnapshotApi) {
-    return new Settings(
-        "thinvol-system",
-        IMAGE,
-        false,
-        snapshotApi,
-        ProjectedToken.DEFAULT_AUDIENCE,
-        false,
-        Images.compiled(IMAGE),
-        groupSnapshotApi);
+    return new Settings("thinvol-system", IMAGE, false, snapshotApi)
+        .withGroupSnapshotApi(groupSnapshotApi);
   }
 
   @ParameterizedTest(name = "snapshot API {0}, group snapshot API {1}: deployed {2}")

@@ -28,7 +28,11 @@ class ImagesTest {
 
   private static Map<String, String> imagesByContainer(StorageBackend backend, Images defaults) {
     // every optional sidecar deployed (snapshot API and SnapshotMetadataServices served)
-    Settings settings = new Settings("thinvol-system", OPERATOR, true, true, "aud", true, defaults);
+    Settings settings =
+        new Settings("thinvol-system", OPERATOR, true, true)
+            .withAddonsTokenAudience("aud")
+            .withSnapshotMetadataApi(true)
+            .withImages(defaults);
     return NodeDaemonSetModel.desired(backend, settings, true)
         .getSpec()
         .getTemplate()

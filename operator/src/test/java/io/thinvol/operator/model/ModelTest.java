@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 /** The desired objects of a StorageBackend: pure functions, checked field by field. */
 class ModelTest {
 
-  private static final Settings SETTINGS =
+  static final Settings SETTINGS =
       new Settings("thinvol-system", "quay.io/thinvol/thinvol:0.1.0", false, true);
 
   private static StorageBackend backend(String yaml) {
@@ -255,7 +255,10 @@ class ModelTest {
         .isEqualTo(RbacModel.serviceAccount(FULL, SETTINGS).getMetadata().getName());
     for (Container container : pod.getContainers()) {
       for (var probe :
-          java.util.Arrays.asList(container.getLivenessProbe(), container.getReadinessProbe())) {
+          java.util.Arrays.asList(
+              container.getStartupProbe(),
+              container.getLivenessProbe(),
+              container.getReadinessProbe())) {
         if (probe != null) {
           assertThat(probe.getInitialDelaySeconds()).isNotNull();
           assertThat(probe.getTimeoutSeconds()).isNotNull();

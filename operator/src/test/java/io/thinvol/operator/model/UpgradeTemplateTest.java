@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.thinvol.addons.call.ProjectedToken;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
@@ -17,13 +16,8 @@ class UpgradeTemplateTest {
   private static final String DRIVER = "quay.io/thinvol/thinvol-driver@sha256:" + "ab".repeat(32);
 
   private static Settings operator(String version, String driverImage) {
-    return new Settings(
-        "thinvol-system",
-        "quay.io/thinvol/thinvol:" + version,
-        false,
-        true,
-        ProjectedToken.DEFAULT_AUDIENCE,
-        Images.fromEnvironment(Map.of("RELATED_IMAGE_DRIVER", driverImage)::get));
+    return new Settings("thinvol-system", "quay.io/thinvol/thinvol:" + version, false, true)
+        .withImages(Images.fromEnvironment(Map.of("RELATED_IMAGE_DRIVER", driverImage)::get));
   }
 
   private static final StorageBackend BACKEND =

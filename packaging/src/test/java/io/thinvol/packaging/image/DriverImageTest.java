@@ -9,7 +9,6 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.thinvol.addons.call.ProjectedToken;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.driver.client.AddonsClient;
 import io.thinvol.driver.client.CsiClient;
@@ -57,6 +56,11 @@ class DriverImageTest {
     for (String tool : List.of("losetup", "mkfs.ext4", "mkfs.xfs", "xfs_growfs", "fstrim")) {
       assertThat(Podman.has(image, tool)).as(tool).isTrue();
     }
+    assertThat(Podman.has(image, "python3")).as("xfsprogs without xfs_scrub_all's").isFalse();
+    assertThat(Podman.javaModules(image))
+        .as("a runtime linked to the modules the jar uses")
+        .contains("java.base", "jdk.httpserver", "jdk.crypto.ec", "jdk.unsupported")
+        .doesNotContain("java.desktop", "java.compiler", "jdk.jshell");
   }
 
   @Test
@@ -98,13 +102,8 @@ class DriverImageTest {
     Images images =
         Images.fromEnvironment(Map.of("RELATED_IMAGE_DRIVER", Podman.driverImage())::get);
     Settings settings =
-        new Settings(
-            "thinvol-system",
-            "quay.io/thinvol/thinvol:not-run-here",
-            false,
-            false,
-            ProjectedToken.DEFAULT_AUDIENCE,
-            images);
+        new Settings("thinvol-system", "quay.io/thinvol/thinvol:not-run-here", false, false)
+            .withImages(images);
     PodSpec pod =
         NodeDaemonSetModel.desired(backend, settings, false).getSpec().getTemplate().getSpec();
     Container driver = pod.getContainers().get(0);
@@ -162,6 +161,9 @@ class DriverImageTest {
               .isEqualTo("local.thinvol.io");
         }
         assertThat(awaitHttp(pid, 9070, null, Duration.ofSeconds(5))).isEqualTo("open\n");
+        assertThat(handshake(pid, 9070, secret.resolve("tls.crt")))
+            .as("the TLS port's handshake, verified against its certificate, offering gRPC's h2")
+            .contains("CONNECTION ESTABLISHED", "Protocol version: TLSv1.3", "Verification: OK");
         String logs = Podman.run("logs", name).output();
         assertThat(logs).contains("serving on tls://:9070").doesNotContain("ERROR", "|-");
         Podman.Result stop = Podman.run("stop", "--time", "20", name);
@@ -190,6 +192,31 @@ class DriverImageTest {
     }
     String path = volume.getHostPath().getPath();
     return path.equals("/dev") ? Path.of("/dev") : root.resolve(path.substring(1));
+  }
+
+  /** What {@code openssl s_client} says of a TLS handshake with a port of the container. */
+  private static String handshake(String pid, int port, Path ca) throws Exception {
+    Process process =
+        new ProcessBuilder(
+                "nsenter",
+                "--target",
+                pid,
+                "--net",
+                "openssl",
+                "s_client",
+                "-brief",
+                "-connect",
+                "127.0.0.1:" + port,
+                "-alpn",
+                "h2",
+                "-CAfile",
+                ca.toString())
+            .redirectErrorStream(true)
+            .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+            .start();
+    String output = new String(process.getInputStream().readAllBytes());
+    process.waitFor();
+    return output;
   }
 
   /**

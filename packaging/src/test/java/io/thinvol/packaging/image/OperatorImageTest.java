@@ -136,6 +136,10 @@ class OperatorImageTest {
     assertThat(Podman.has(image, "java")).isTrue();
     assertThat(Podman.has(image, "mkfs.xfs")).as("xfsprogs is the driver's").isFalse();
     assertThat(Podman.has(image, "python3")).as("no recommended packages").isFalse();
+    assertThat(Podman.javaModules(image))
+        .as("a runtime linked to the modules the jar uses")
+        .contains("java.base", "java.net.http", "jdk.crypto.ec", "jdk.unsupported")
+        .doesNotContain("java.desktop", "java.compiler", "jdk.jshell");
   }
 
   /** What a cluster has before the operator starts: CRDs, its namespace and its own pod. */

@@ -48,8 +48,25 @@ final class Podman {
 
   /** What {@code /opt/thinvol} of {@code image} holds, one name a line. */
   static String contents(String image) throws IOException, InterruptedException {
-    return run("run", "--rm", "--network=none", "--entrypoint=/bin/ls", image, "/opt/thinvol")
-        .orFail("ls /opt/thinvol in " + image)
+    return shell(image, "cd /opt/thinvol && for f in *; do echo \"$f\"; done");
+  }
+
+  /**
+   * The modules of the image's Java runtime, one a line: those its jar uses
+   * (packaging/image/java-runtime.sh), not a whole JDK's.
+   */
+  static List<String> javaModules(String image) throws IOException, InterruptedException {
+    return shell(image, "java --list-modules")
+        .lines()
+        .map(line -> line.replaceAll("@.*", ""))
+        .toList();
+  }
+
+  /** What {@code script} prints in {@code image} (a POSIX shell: the images have no other). */
+  private static String shell(String image, String script)
+      throws IOException, InterruptedException {
+    return run("run", "--rm", "--network=none", "--entrypoint=/bin/sh", image, "-c", script)
+        .orFail(script + " in " + image)
         .output();
   }
 

@@ -12,6 +12,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -83,12 +84,7 @@ public final class AuditLog {
       if (System.nanoTime() > deadline) {
         throw new IllegalStateException("the audit log " + file + " never showed " + fence);
       }
-      try {
-        Thread.sleep(5);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted reading the audit log", e);
-      }
+      Pause.of(Duration.ofMillis(5), "reading the audit log");
     }
     return decisions;
   }

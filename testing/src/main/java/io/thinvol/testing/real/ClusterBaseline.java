@@ -87,7 +87,7 @@ public final class ClusterBaseline {
       for (GenericKubernetesResource object : left) {
         remove(admin, object);
       }
-      sleep(Duration.ofMillis(100));
+      Pause.of(Duration.ofMillis(100), "resetting the cluster");
     }
     writeBackChanged(admin);
   }
@@ -226,14 +226,5 @@ public final class ClusterBaseline {
             ? ""
             : object.getMetadata().getNamespace() + "/")
         + object.getMetadata().getName();
-  }
-
-  private static void sleep(Duration duration) {
-    try {
-      Thread.sleep(duration.toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted", e);
-    }
   }
 }

@@ -96,12 +96,7 @@ public final class CrdLoosening {
       if (System.nanoTime() > deadline) {
         throw new IllegalStateException("timed out waiting for " + what);
       }
-      try {
-        Thread.sleep(50);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted waiting for " + what, e);
-      }
+      Pause.of(Duration.ofMillis(50), "waiting for " + what);
     }
   }
 }

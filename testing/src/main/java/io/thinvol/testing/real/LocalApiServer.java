@@ -212,7 +212,7 @@ public final class LocalApiServer implements AutoCloseable {
         if (System.nanoTime() > deadline) {
           throw new IllegalStateException("not ready within " + STARTUP.toSeconds() + " s");
         }
-        sleep(Duration.ofMillis(200));
+        Pause.of(Duration.ofMillis(200), "waiting for the API server to be ready");
       }
     }
   }
@@ -277,15 +277,6 @@ public final class LocalApiServer implements AutoCloseable {
       Files.createDirectories(dir);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
-    }
-  }
-
-  private static void sleep(Duration duration) {
-    try {
-      Thread.sleep(duration.toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted", e);
     }
   }
 }
