@@ -169,12 +169,23 @@ spec:
   - {name: data, persistentVolumeClaim: {claimName: data}}
 EOF
   }
+  unstage_count() {
+    k -n "$namespace" logs "$1" -c driver 2>/dev/null | grep -c 'unstaged volume' || true
+  }
   # One measure: the node pod of the side made again (by the DaemonSet after a delete, or by the
   # roll to the side) while the workload starts.
   measure() {
     local side="$1" kind="$2" old_pod="$3" watch_log="$work/watch" new_pod created ready staged running
-    local stamp
+    local stamp unstaged
+    # The kubelet unstages a volume after its pod is gone, not before the delete returns: a workload
+    # started meanwhile finds it still staged and no NodeStage is made. So the old node pod's
+    # "unstaged volume" line is awaited first.
+    unstaged="$(unstage_count "$old_pod")"
     k -n "$workloads" delete pod workload --ignore-not-found --wait=true --timeout=120s >/dev/null
+    for _ in $(seq 1 600); do
+      [ "$(unstage_count "$old_pod")" -gt "$unstaged" ] && break
+      sleep 0.1
+    done
     : >"$watch_log"
     watch_pods "$selector" "$watch_log"
     local node_watch="$watcher"

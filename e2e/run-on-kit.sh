@@ -2,7 +2,8 @@
 # The end-to-end suite on the kit's real single-node cluster (docs/testing.md, "The real node: e2e"):
 #   1. builds the two images (packaging/image/build-local.sh) and a second tag of the operator's,
 #      for the upgrade step;
-#   2. starts ../shared/kube's cluster unless one runs, and imports the images into it;
+#   2. starts ../shared/kube's cluster unless one runs, imports the images into it, and joins a
+#      second node (add-node.sh 2) unless E2E_NODES=1;
 #   3. installs the snapshot CRDs and snapshot-controller as docs/install.md asks
 #      (--enable-distributed-snapshotting=true, group snapshots on);
 #   4. runs the e2e module against it (./mvnw -pl e2e -am test, the other modules' tests skipped),
@@ -10,6 +11,8 @@
 #      real Prometheus among it) and removes everything again;
 #   5. stops the cluster if it started it.
 # Root. Without the kit's peers (../shared/kube/build.sh all) it says so and exits 0: nothing ran.
+# E2E_NODES: 2 (default) joins the kit's second node, on which the two-node steps run (they stop
+# and restart it); 1 runs on the main node alone and skips them.
 # E2E_IMAGE, E2E_DRIVER_IMAGE: the images' names; E2E_SKIP_BUILD=1 uses them as they are (e.g.
 # those .ci/run built). E2E_KEEP_CLUSTER=1 leaves a cluster it started running. Arguments go to
 # Maven, e.g. -Dtest='InstallTest,SnapshotTest' -Dthinvol.e2e.keep=true (leave it all installed).
@@ -89,6 +92,17 @@ done
 rm -rf "$tars"
 phase "images imported"
 
+# The second node: add-node.sh copies the main node's images (those just imported) into its own
+# containerd. A node a kept cluster already has is left as it is (import-images.sh imported into
+# it too).
+nodes=${E2E_NODES:-2}
+if [ "$nodes" -ge 2 ]; then
+  if ! kubectl get node thinvol-node2 -o jsonpath='{.status.conditions[?(@.type=="Ready")].status}' 2>/dev/null | grep -q True; then
+    "$kit/add-node.sh" 2 9>&- >/dev/null
+  fi
+  phase "second node joined"
+fi
+
 snapshot=$PEERS/manifests/snapshot-v8.6.0
 kubectl apply -k "$snapshot/crd" >/dev/null
 kubectl apply -f "$snapshot/snapshot-controller/rbac-snapshot-controller.yaml" \
@@ -105,6 +119,8 @@ status=0
 # not this run's.
 ./mvnw -B -pl e2e -am test -DskipTests -Dthinvol.e2e.skipTests=false \
   -Dthinvol.e2e.image="$image" -Dthinvol.e2e.driverImage="$driver_image" \
-  -Dthinvol.e2e.nextImage="$next_image" -Dthinvol.e2e.csiSanity="$PEERS/bin/csi-sanity" "$@" || status=$?
+  -Dthinvol.e2e.nextImage="$next_image" -Dthinvol.e2e.csiSanity="$PEERS/bin/csi-sanity" \
+  -Dthinvol.e2e.kit="$kit" -Dthinvol.e2e.kubeDir="$KUBE_E2E_DIR" -Dthinvol.e2e.hostNode="${NODE_NAME:-thinvol-node}" \
+  "$@" || status=$?
 phase "suite done (exit $status; steps: e2e/target/e2e/steps.md)"
 exit "$status"

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
 /** The node pod replaced under a mounted volume; the operator replaced under the node pods. */
-@Order(8)
+@Order(10)
 class DriverRestartTest extends E2eSteps {
 
   private static final Duration RESTART_LIMIT = Duration.ofMinutes(3);
@@ -39,7 +39,7 @@ class DriverRestartTest extends E2eSteps {
     pods()
         .sh(writer, "dd if=/dev/urandom of=/data/before-restart bs=1M count=8 2>/dev/null && sync");
     String before = pods().sha256(writer, "/data/before-restart");
-    Pod old = NodePods.only(client());
+    Pod old = NodePods.onHost(client());
     long start = System.nanoTime();
     client().resource(old).delete();
     Pod replacement =
@@ -49,6 +49,7 @@ class DriverRestartTest extends E2eSteps {
             () ->
                 NodePods.all(client()).stream()
                     .filter(p -> !p.getMetadata().getUid().equals(old.getMetadata().getUid()))
+                    .filter(p -> old.getSpec().getNodeName().equals(p.getSpec().getNodeName()))
                     .filter(
                         p ->
                             p.getStatus().getContainerStatuses().stream()
@@ -56,7 +57,11 @@ class DriverRestartTest extends E2eSteps {
                     .findFirst());
     String readyIn = seconds(start);
     Waits.untilTrue(
-        "the old node pod to be gone", RESTART_LIMIT, () -> NodePods.all(client()).size() == 1);
+        "the old node pod to be gone",
+        RESTART_LIMIT,
+        () ->
+            NodePods.all(client()).stream()
+                .noneMatch(p -> p.getMetadata().getUid().equals(old.getMetadata().getUid())));
     assertThat(pods().sha256(writer, "/data/before-restart")).isEqualTo(before);
     assertThat(pods().sha256(writer, ReclaimTest.KEEP))
         .isEqualTo(world().require("data.keep.sha256"));
@@ -88,7 +93,7 @@ class DriverRestartTest extends E2eSteps {
     Map<String, Object> readyBefore =
         condition(awaitBackendReady(Names.BACKEND, RESTART_LIMIT), "Ready").orElseThrow();
     DaemonSet daemonSet = daemonSet();
-    Pod nodePod = NodePods.only(client());
+    Pod nodePod = NodePods.onHost(client());
     long start = System.nanoTime();
     new OlmBundle(kube(), world().settings().repository()).upgrade(deployment, next.get());
     Pod operator =
@@ -109,7 +114,7 @@ class DriverRestartTest extends E2eSteps {
     assertThat(after.getMetadata().getGeneration())
         .isEqualTo(daemonSet.getMetadata().getGeneration());
     assertThat(after.getSpec().getTemplate()).isEqualTo(daemonSet.getSpec().getTemplate());
-    assertThat(NodePods.only(client()).getMetadata().getUid())
+    assertThat(NodePods.onHost(client()).getMetadata().getUid())
         .isEqualTo(nodePod.getMetadata().getUid());
     assertThat(condition(get(Resources.STORAGE_BACKEND, null, Names.BACKEND), "Ready"))
         .as("Ready never left True during the upgrade (the same transition)")

@@ -53,6 +53,21 @@ abstract class E2eSteps {
     return String.format(java.util.Locale.ROOT, "%.1f s", (System.nanoTime() - startNanos) / 1e9);
   }
 
+  /**
+   * Removes what a step made, also after it failed: each action runs whatever the others did, and a
+   * failure is logged, never thrown over the step's own.
+   */
+  static void cleanUp(Runnable... actions) {
+    for (Runnable action : actions) {
+      try {
+        action.run();
+      } catch (RuntimeException | AssertionError e) {
+        org.slf4j.LoggerFactory.getLogger(E2eSteps.class)
+            .warn("cleaning up after a step: {}", e.toString());
+      }
+    }
+  }
+
   static void figure(String text) {
     world().steps().figure(text);
   }
@@ -85,16 +100,8 @@ abstract class E2eSteps {
   }
 
   /** A field of a custom resource by its path ("status", "readyToUse"), empty when unset. */
-  @SuppressWarnings("unchecked")
   static Optional<Object> field(GenericKubernetesResource object, String... path) {
-    Object value = object == null ? null : object.getAdditionalProperties();
-    for (String key : path) {
-      if (!(value instanceof Map)) {
-        return Optional.empty();
-      }
-      value = ((Map<String, Object>) value).get(key);
-    }
-    return Optional.ofNullable(value);
+    return Resources.field(object, path);
   }
 
   /** The status of a condition of a custom resource's status, e.g. Ready → True. */

@@ -86,8 +86,12 @@ class InstallTest extends E2eSteps {
     GenericKubernetesResource backend = awaitBackendReady(Names.BACKEND, READY_LIMIT);
     String readyIn = seconds(start);
 
-    Pod nodePod = NodePods.only(client());
-    List<ContainerStatus> containers = nodePod.getStatus().getContainerStatuses();
+    List<Pod> nodePods = NodePods.all(client());
+    assertThat(nodePods)
+        .as("a node pod on each node")
+        .hasSize(client().nodes().list().getItems().size());
+    List<ContainerStatus> containers =
+        nodePods.stream().flatMap(p -> p.getStatus().getContainerStatuses().stream()).toList();
     assertThat(containers).allMatch(ContainerStatus::getReady);
     assertThat(field(backend, "status", "driverName")).contains(Names.DRIVER);
     assertThat(client().storage().v1().csiDrivers().withName(Names.DRIVER).get()).isNotNull();
@@ -98,9 +102,12 @@ class InstallTest extends E2eSteps {
     }
     assertThat(get(Resources.VOLUME_SNAPSHOT_CLASS, null, Names.BACKEND)).isNotNull();
     assertThat(get(Resources.VOLUME_GROUP_SNAPSHOT_CLASS, null, Names.BACKEND)).isNotNull();
-    String node = nodePod.getSpec().getNodeName();
-    CSINode csiNode = client().storage().v1().csiNodes().withName(node).get();
-    assertThat(csiNode.getSpec().getDrivers()).anyMatch(d -> d.getName().equals(Names.DRIVER));
+    for (Pod nodePod : nodePods) {
+      CSINode csiNode =
+          client().storage().v1().csiNodes().withName(nodePod.getSpec().getNodeName()).get();
+      assertThat(csiNode.getSpec().getDrivers()).anyMatch(d -> d.getName().equals(Names.DRIVER));
+    }
+    String node = world().settings().hostNode();
     kube().awaitEvent("StorageBackend", null, Names.BACKEND, "Ready", Duration.ofSeconds(30));
     kube().describe("storagebackend", null, Names.BACKEND);
 
@@ -109,7 +116,9 @@ class InstallTest extends E2eSteps {
     figure(
         "Ready in "
             + readyIn
-            + "; node pod "
+            + "; "
+            + nodePods.size()
+            + " node pod(s), containers "
             + containers.stream().filter(ContainerStatus::getReady).count()
             + "/"
             + containers.size()

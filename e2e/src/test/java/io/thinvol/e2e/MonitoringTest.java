@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
  * PodMonitors give, and evaluating the operator's alert rules: a backend whose data dir is a small
  * disk of its own is filled, and its fill alerts fire.
  */
-@Order(7)
+@Order(9)
 class MonitoringTest extends E2eSteps {
 
   private static final int DISK_MIB = 256;
@@ -76,10 +76,12 @@ class MonitoringTest extends E2eSteps {
                 "dataDir",
                 Names.SMALL_DATA_DIR.toString(),
                 "storageClass",
-                Names.SMALL_CLASS));
+                Names.SMALL_CLASS,
+                "node",
+                world().settings().hostNode()));
     awaitBackendReady(Names.SMALL_BACKEND, READY_LIMIT);
     String readyIn = InstallTest.seconds(start);
-    Pod node = NodePods.only(client(), Names.SMALL_BACKEND);
+    Pod node = NodePods.onHost(client(), Names.SMALL_BACKEND);
     List<Pod> operators =
         client()
             .pods()
@@ -217,7 +219,7 @@ class MonitoringTest extends E2eSteps {
               activeAfter,
               firedAfter));
     }
-    String node = NodePods.only(client(), Names.SMALL_BACKEND).getSpec().getNodeName();
+    String node = NodePods.onHost(client(), Names.SMALL_BACKEND).getSpec().getNodeName();
     assertThat(active(names)).allSatisfy(a -> assertThat(labels(a)).containsEntry("node", node));
   }
 
@@ -280,7 +282,9 @@ class MonitoringTest extends E2eSteps {
       prometheus = null;
     }
     if (World.current() != null) {
-      new Teardown(World.current()).smallBackend();
+      new Teardown(World.current())
+          .backendOnSmallDisk(
+              Names.SMALL_BACKEND, Names.SMALL_CLASS, Names.SMALL_DRIVER, Names.SMALL_DATA_DIR);
     }
   }
 }

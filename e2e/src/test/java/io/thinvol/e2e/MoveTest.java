@@ -3,10 +3,7 @@ package io.thinvol.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.thinvol.addons.call.MoveCopier.SnapshotOf;
 import io.thinvol.addons.call.MoveCopier.Taken;
 import io.thinvol.addons.resolve.DriverEndpoint;
@@ -17,7 +14,6 @@ import io.thinvol.e2e.support.Resources;
 import io.thinvol.e2e.support.Waits;
 import io.thinvol.operator.model.ImportedSnapshot;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -26,11 +22,11 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
 /**
- * VolumeMoves and node evacuation on the kit's single node: what one node can show. A move to the
- * claim's own node is refused, a move with no other node to go to waits, an evacuation of the only
- * node makes its moves and withdraws them when the annotation goes; through all of it the
- * application's pod keeps running on its unchanged volume. The data's crossing to another node is
- * tested with two real driver processes in the operator's VolumeMoveEndToEndTest.
+ * VolumeMoves and node evacuation where the host's node is the only one a volume can go to (a node
+ * the kit joined is cordoned meanwhile): a move to the claim's own node is refused, a move with no
+ * other node to go to waits, an evacuation of the only node makes its moves and withdraws them when
+ * the annotation goes; through all of it the application's pod keeps running on its unchanged
+ * volume. The data's crossing to another node is NodeMoveTest's.
  */
 @Order(6)
 class MoveTest extends E2eSteps {
@@ -75,6 +71,10 @@ class MoveTest extends E2eSteps {
   @Order(2)
   @DisplayName("VolumeMove with no other node waits in Pending")
   void noOtherNode() {
+    alone(MoveTest::noOtherNodeAlone);
+  }
+
+  private static void noOtherNodeAlone() {
     String node = world().require("move.node");
     long start = System.nanoTime();
     createMove("anywhere", null);
@@ -93,6 +93,10 @@ class MoveTest extends E2eSteps {
   @Order(3)
   @DisplayName("evacuation of the only node: moves made, then withdrawn")
   void evacuation() {
+    alone(MoveTest::evacuationAlone);
+  }
+
+  private static void evacuationAlone() {
     String node = world().require("move.node");
     String volume = world().require("move.volume");
     // A move an earlier step left (it failed before deleting it) would keep the claim: the
@@ -204,30 +208,11 @@ class MoveTest extends E2eSteps {
   }
 
   private static void createMove(String name, String targetNode) {
-    Map<String, Object> spec = new HashMap<>();
-    spec.put("persistentVolumeClaim", CLAIM);
-    if (targetNode != null) {
-      spec.put("targetNode", targetNode);
-    }
-    GenericKubernetesResource move = new GenericKubernetesResource();
-    move.setApiVersion("thinvol.io/v1alpha1");
-    move.setKind("VolumeMove");
-    move.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(Names.APPS).build());
-    move.setAdditionalProperty("spec", spec);
-    Resources.of(client(), Resources.VOLUME_MOVE).inNamespace(Names.APPS).resource(move).create();
+    world().moves().create(name, CLAIM, targetNode);
   }
 
   private static GenericKubernetesResource awaitPhase(String name, String phase) {
-    return Waits.until(
-        "VolumeMove " + name + " in phase " + phase,
-        LIMIT,
-        () ->
-            Optional.ofNullable(get(Resources.VOLUME_MOVE, Names.APPS, name))
-                .filter(m -> field(m, "status", "phase").equals(Optional.of(phase))),
-        () -> {
-          GenericKubernetesResource move = get(Resources.VOLUME_MOVE, Names.APPS, name);
-          return move == null ? "no such VolumeMove" : field(move, "status").orElse("no status");
-        });
+    return world().moves().awaitPhase(name, phase, LIMIT);
   }
 
   private static List<String> movesOfClaim() {
@@ -242,25 +227,26 @@ class MoveTest extends E2eSteps {
   }
 
   private static void deleteMove(String name) {
-    Resources.of(client(), Resources.VOLUME_MOVE).inNamespace(Names.APPS).withName(name).delete();
-    Waits.untilTrue(
-        "VolumeMove " + name + " to be deleted",
-        LIMIT,
-        () -> get(Resources.VOLUME_MOVE, Names.APPS, name) == null);
+    world().moves().delete(name, LIMIT);
   }
 
   /** As {@code kubectl annotate node}; null removes the annotation. */
   private static void annotateNode(String node, String value) {
-    Map<String, Object> annotations = new HashMap<>();
-    annotations.put("thinvol.io/evacuate", value);
-    client()
-        .nodes()
-        .withName(node)
-        .patch(
-            PatchContext.of(PatchType.JSON_MERGE),
-            client()
-                .getKubernetesSerialization()
-                .asJson(Map.of("metadata", Map.of("annotations", annotations))));
+    world().nodes().annotate(node, "thinvol.io/evacuate", value);
+  }
+
+  /**
+   * Runs a step that needs the host's node to be the only one a volume can go to: a node the kit
+   * joined is cordoned meanwhile (the operator moves volumes only to schedulable nodes).
+   */
+  private static void alone(Runnable step) {
+    java.util.Optional<String> joined = world().nodes().joinedNode();
+    joined.ifPresent(n -> world().nodes().cordon(n, true));
+    try {
+      step.run();
+    } finally {
+      joined.ifPresent(n -> world().nodes().cordon(n, false));
+    }
   }
 
   /** The application saw nothing: same volume, its pod running, its data the same. */

@@ -108,15 +108,16 @@ class ReplicationTest extends E2eSteps {
     world().remember(FAILED_OVER, other); // from here on the node must be brought back
     world().nodes().powerOff(other);
     kube().kubectl("delete", "node", other);
-    Event failedOver =
-        kube().awaitEvent("VolumeReplication", Names.APPS, APP, "FailedOver", LIMIT);
+    Event failedOver = kube().awaitEvent("VolumeReplication", Names.APPS, APP, "FailedOver", LIMIT);
     assertThat(failedOver.getType()).isEqualTo("Warning");
     assertThat(failedOver.getMessage()).contains(other).contains(syncPoint);
     Pod moved = awaitReadyOn(host);
     String runningIn = seconds(cut);
 
     String name = moved.getMetadata().getName();
-    assertThat(pods().sha256(name, "/data/file")).as("the data written before the sync").isEqualTo(sum);
+    assertThat(pods().sha256(name, "/data/file"))
+        .as("the data written before the sync")
+        .isEqualTo(sum);
     pods().sh(name, Applications.LOG_WITHOUT_GAP);
     assertThat(lineCount(name))
         .as("the lines logged before the last sync")
@@ -290,7 +291,8 @@ class ReplicationTest extends E2eSteps {
 
   /** The next sync is at least {@link #MARGIN} away (it starts an interval after the last). */
   private static boolean roomBeforeNextSync(GenericKubernetesResource replication) {
-    Instant last = Instant.parse(field(replication, "status", "lastStartTime").orElseThrow().toString());
+    Instant last =
+        Instant.parse(field(replication, "status", "lastStartTime").orElseThrow().toString());
     return Instant.now().isBefore(last.plus(INTERVAL).minus(MARGIN));
   }
 

@@ -180,7 +180,7 @@ class SnapshotTest extends E2eSteps {
             + " B");
   }
 
-  private static GenericKubernetesResource awaitReady(
+  static GenericKubernetesResource awaitReady(
       io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext kind, String name) {
     return Waits.until(
         kind.getKind() + " " + name + " to be readyToUse",

@@ -11,6 +11,7 @@ import io.thinvol.e2e.support.Names;
 import io.thinvol.e2e.support.OlmBundle;
 import io.thinvol.e2e.support.Resources;
 import io.thinvol.e2e.support.Waits;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +24,7 @@ import org.junit.jupiter.api.Test;
 /**
  * docs/install.md's "Uninstalling", step by step, and what it leaves on the host and in the API.
  */
-@Order(9)
+@Order(13)
 class UninstallTest extends E2eSteps {
 
   private static final Duration DELETE_LIMIT = Duration.ofMinutes(3);
@@ -94,6 +95,22 @@ class UninstallTest extends E2eSteps {
                 .flatMap(d -> Host.filesUnder(Names.DATA_DIR.resolve(d)).stream()))
         .as("images and records under the data dir")
         .isEmpty();
+    world()
+        .nodes()
+        .joinedNode()
+        .ifPresent(
+            node -> {
+              Path dataDir = world().nodes().hostPath(node, Names.DATA_DIR);
+              assertThat(
+                      Stream.of("volumes", "snapshots", "groups")
+                          .flatMap(d -> Host.filesUnder(dataDir.resolve(d)).stream()))
+                  .as("images and records under " + node + "'s data dir")
+                  .isEmpty();
+              assertThat(
+                      world().nodes().mountsNaming(node, Names.DATA_DIR.toString(), Names.DRIVER))
+                  .as("mounts on " + node)
+                  .isEmpty();
+            });
     assertThat(apiLeftovers())
         .as("objects the uninstall left that docs/install.md does not list")
         .isEmpty();

@@ -27,7 +27,8 @@ import java.util.Set;
  *   <li>a Pod has containers, each with a name and an image;
  *   <li>a CSIDriver's {@code attachRequired} and {@code volumeLifecycleModes} never change;
  *   <li>times ({@code metav1.Time}: an Event's first and last timestamp, a condition's transition)
- *       are stored to the second.
+ *       are stored to the second;
+ *   <li>container probes get their defaults and lose a zero initial delay ({@link ProbeDefaults}).
  * </ul>
  */
 final class BuiltInKinds {
@@ -83,6 +84,9 @@ final class BuiltInKinds {
       String group, String kind, ObjectNode object, JsonNode old, boolean statusWrite) {
     String groupKind = group + "/" + kind;
     truncateTimes(object);
+    if (ProbeDefaults.WITH_PODS.contains(groupKind)) {
+      ProbeDefaults.apply(object);
+    }
     if (groupKind.equals("/Secret")) {
       mergeStringData(object);
     }

@@ -6,7 +6,9 @@ import java.util.Optional;
 
 /**
  * What the suite runs against, from the environment and the system properties the module's POM
- * passes on: the cluster ({@code KUBECONFIG}), the images to install, the kit's csi-sanity.
+ * passes on: the cluster ({@code KUBECONFIG}), the images to install, the kit's csi-sanity, and the
+ * kit's scripts and state folder, through which the steps that need a second node stop and restart
+ * it.
  */
 public record E2eSettings(
     Path kubeconfig,
@@ -17,7 +19,10 @@ public record E2eSettings(
     Path csiSanity,
     Path repository,
     Path reports,
-    boolean keep) {
+    boolean keep,
+    Optional<Path> kit,
+    Path kubeDir,
+    String hostNode) {
 
   public static E2eSettings fromEnvironment() {
     String kubeconfig = System.getenv("KUBECONFIG");
@@ -30,7 +35,10 @@ public record E2eSettings(
         Path.of(property("thinvol.e2e.csiSanity")),
         Path.of(property("thinvol.e2e.repository")),
         Path.of(property("thinvol.e2e.reports")),
-        Boolean.parseBoolean(property("thinvol.e2e.keep")));
+        Boolean.parseBoolean(property("thinvol.e2e.keep")),
+        Optional.of(property("thinvol.e2e.kit")).filter(s -> !s.isEmpty()).map(Path::of),
+        Path.of(property("thinvol.e2e.kubeDir")),
+        property("thinvol.e2e.hostNode"));
   }
 
   /** Why the suite cannot run here, before any cluster is asked; empty when it can. */

@@ -147,6 +147,14 @@ public final class Kube implements AutoCloseable {
     }
   }
 
+  /** Runs kubectl, as a user would, against the suite's cluster; its output. */
+  public String kubectl(String... arguments) {
+    List<String> command = new java.util.ArrayList<>();
+    command.add("kubectl");
+    command.addAll(List.of(arguments));
+    return Host.run(Map.of("KUBECONFIG", kubeconfig.toString()), command);
+  }
+
   static String resource(String path) {
     try (InputStream in = Kube.class.getClassLoader().getResourceAsStream(path)) {
       if (in == null) {

@@ -33,8 +33,19 @@ public final class Names {
   public static final String SMALL_CLASS = "thinvol-e2e-small";
   public static final Path SMALL_DATA_DIR = Path.of("/var/lib/thinvol/small-disk-e2e");
 
-  public static final List<String> BACKENDS = List.of(BACKEND, SMALL_BACKEND);
-  public static final List<String> DRIVERS = List.of(DRIVER, SMALL_DRIVER);
+  /**
+   * CrossNodeTest's backend, whose data dir on the host's node is a small disk, so that a claim too
+   * big for it must land on the other node.
+   */
+  public static final String CAPACITY_BACKEND = "e2e-capacity";
+
+  public static final String CAPACITY_DRIVER = CAPACITY_BACKEND + ".thinvol.io";
+  public static final String CAPACITY_CLASS = "thinvol-e2e-capacity";
+  public static final Path CAPACITY_DATA_DIR = Path.of("/var/lib/thinvol/capacity-disk-e2e");
+
+  public static final List<String> BACKENDS = List.of(BACKEND, SMALL_BACKEND, CAPACITY_BACKEND);
+  public static final List<String> DRIVERS = List.of(DRIVER, SMALL_DRIVER, CAPACITY_DRIVER);
+  public static final List<Path> SMALL_DISKS = List.of(SMALL_DATA_DIR, CAPACITY_DATA_DIR);
 
   /** csi-sanity's staging and target paths: where the driver's container shares the host's. */
   public static final Path SANITY_WORK = Path.of("/var/lib/kubelet/plugins/thinvol-e2e-sanity");

@@ -27,16 +27,27 @@ public final class NodePods {
         .getItems();
   }
 
-  /** The one node pod of the backend (the cluster has one node). */
-  public static Pod only(KubernetesClient client) {
-    return only(client, Names.BACKEND);
+  /** The backend's node pod on the host's node (the node whose data dir the host holds). */
+  public static Pod onHost(KubernetesClient client) {
+    return onHost(client, Names.BACKEND);
   }
 
-  public static Pod only(KubernetesClient client, String backend) {
-    List<Pod> pods = all(client, backend);
+  public static Pod onHost(KubernetesClient client, String backend) {
+    return on(client, backend, World.current().settings().hostNode());
+  }
+
+  /** The backend's one node pod on {@code node}. */
+  public static Pod on(KubernetesClient client, String backend, String node) {
+    List<Pod> pods =
+        all(client, backend).stream().filter(p -> node.equals(p.getSpec().getNodeName())).toList();
     if (pods.size() != 1) {
       throw new AssertionError(
-          "expected one node pod of backend " + backend + ", found " + pods.size());
+          "expected one node pod of backend "
+              + backend
+              + " on node "
+              + node
+              + ", found "
+              + pods.size());
     }
     return pods.get(0);
   }
@@ -47,7 +58,7 @@ public final class NodePods {
         Workloads.exec(
             client,
             Names.OPERATOR,
-            only(client).getMetadata().getName(),
+            onHost(client).getMetadata().getName(),
             "driver",
             "cat /proc/self/status");
     String effective =

@@ -52,8 +52,7 @@ public final class Replications {
     replicationClass.setMetadata(new ObjectMetaBuilder().withName(name).build());
     replicationClass.setAdditionalProperty(
         "spec",
-        Map.of(
-            "provisioner", Names.DRIVER, "parameters", Map.of("schedulingInterval", interval)));
+        Map.of("provisioner", Names.DRIVER, "parameters", Map.of("schedulingInterval", interval)));
     Resources.of(client, CLASS).resource(replicationClass).create();
   }
 
@@ -134,6 +133,7 @@ public final class Replications {
   /** Deletes the replication and waits until its finalizer let it go (replica deleted). */
   public void delete(String name, Duration within) {
     Resources.of(client, REPLICATION).inNamespace(Names.APPS).withName(name).delete();
-    Waits.untilTrue("VolumeReplication " + name + " to be deleted", within, () -> get(name) == null);
+    Waits.untilTrue(
+        "VolumeReplication " + name + " to be deleted", within, () -> get(name) == null);
   }
 }

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The kinds the suite reads without typed models (the product's and the snapshot API's), named in
@@ -90,6 +91,19 @@ public final class Resources {
       driver = ((Map<String, Object>) csi).get("driver");
     }
     return driver instanceof String ? (String) driver : null;
+  }
+
+  /** A field of a custom resource by its path ("status", "readyToUse"), empty when unset. */
+  @SuppressWarnings("unchecked")
+  public static Optional<Object> field(GenericKubernetesResource object, String... path) {
+    Object value = object == null ? null : object.getAdditionalProperties();
+    for (String key : path) {
+      if (!(value instanceof Map)) {
+        return Optional.empty();
+      }
+      value = ((Map<String, Object>) value).get(key);
+    }
+    return Optional.ofNullable(value);
   }
 
   private static ResourceDefinitionContext cluster(

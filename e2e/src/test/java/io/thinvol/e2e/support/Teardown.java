@@ -50,24 +50,25 @@ public final class Teardown {
         () -> new OlmBundle(world.kube(), world.settings().repository()).uninstall(BACKEND_LIMIT));
     step("the documented leftovers", () -> DocumentedLeftovers.remove(client));
     step("the data dir", () -> removeUnused(Names.DATA_DIR));
+    step("the joined node's data dir", this::removeJoinedNodesDataDir);
     step("csi-sanity's paths", () -> removeUnused(Names.SANITY_WORK));
-    step("the small disk", Teardown::removeSmallDisk);
+    step("the small disks", () -> Names.SMALL_DISKS.forEach(Teardown::removeSmallDisk));
   }
 
   /**
-   * MonitoringTest's backend and what it made: the pods and claims of its class, the backend, and
-   * the small disk of its data dir.
+   * A backend on a small disk of its own (MonitoringTest's, CrossNodeTest's) and what it made: the
+   * pods and claims of its class, the backend, and the small disk of its data dir.
    */
-  public void smallBackend() {
-    step("the small backend's pods and claims", this::smallBackendsClaims);
-    step("the small backend", () -> backend(Names.SMALL_BACKEND));
-    step("the small disk", Teardown::removeSmallDisk);
+  public void backendOnSmallDisk(String backend, String storageClass, String driver, Path dataDir) {
+    step(backend + "'s pods and claims", () -> claimsOf(storageClass, driver));
+    step("StorageBackend " + backend, () -> backend(backend));
+    step("the small disk " + dataDir, () -> removeSmallDisk(dataDir));
   }
 
-  private void smallBackendsClaims() {
+  private void claimsOf(String storageClass, String driver) {
     List<String> claims =
         client.persistentVolumeClaims().inNamespace(Names.APPS).list().getItems().stream()
-            .filter(c -> Names.SMALL_CLASS.equals(c.getSpec().getStorageClassName()))
+            .filter(c -> storageClass.equals(c.getSpec().getStorageClassName()))
             .map(c -> c.getMetadata().getName())
             .toList();
     client.pods().inNamespace(Names.APPS).list().getItems().stream()
@@ -82,20 +83,20 @@ public final class Teardown {
     claims.forEach(
         c -> client.persistentVolumeClaims().inNamespace(Names.APPS).withName(c).delete());
     Waits.untilTrue(
-        "the small backend's PersistentVolumes to be deleted",
+        "the PersistentVolumes of " + driver + " to be deleted",
         USERS_LIMIT,
         () ->
             client.persistentVolumes().list().getItems().stream()
                 .noneMatch(
                     pv ->
                         pv.getSpec().getCsi() != null
-                            && Names.SMALL_DRIVER.equals(pv.getSpec().getCsi().getDriver())));
+                            && driver.equals(pv.getSpec().getCsi().getDriver())));
   }
 
-  /** Unmounts and removes the small disk, unless a loop device still uses an image on it. */
-  private static void removeSmallDisk() {
-    SmallDisk disk = new SmallDisk(Names.SMALL_DATA_DIR);
-    List<Host.Loop> loops = Host.loopsOfIds(imageIds(Names.SMALL_DATA_DIR));
+  /** Unmounts and removes a small disk, unless a loop device still uses an image on it. */
+  private static void removeSmallDisk(Path mountPoint) {
+    SmallDisk disk = new SmallDisk(mountPoint);
+    List<Host.Loop> loops = Host.loopsOfIds(imageIds(mountPoint));
     if (!loops.isEmpty()) {
       log.error("{} is still in use, left as it is: loop devices {}", disk.mountPoint(), loops);
       return;
@@ -229,6 +230,34 @@ public final class Teardown {
       return;
     }
     Host.deleteTree(directory);
+  }
+
+  /**
+   * The suite's data dir on a node the kit joined, unless a loop device or a mount there uses it.
+   */
+  private void removeJoinedNodesDataDir() {
+    KitNodes nodes = world.nodes();
+    nodes
+        .joinedNode()
+        .ifPresent(
+            node -> {
+              Path directory = nodes.hostPath(node, Names.DATA_DIR);
+              List<Host.Loop> loops = Host.loopsOfIds(imageIds(directory));
+              List<String> mounts = nodes.mountsNaming(node, Names.DATA_DIR.toString());
+              if (!Files.exists(directory)) {
+                return;
+              }
+              if (!loops.isEmpty() || !mounts.isEmpty()) {
+                log.error(
+                    "{} is still in use on {}, left as it is: loop devices {}, mounts {}",
+                    directory,
+                    node,
+                    loops,
+                    mounts);
+                return;
+              }
+              Host.deleteTree(directory);
+            });
   }
 
   /** The ids of the volumes and snapshots whose images are in a data dir (their folders' names). */

@@ -23,17 +23,30 @@ import java.util.concurrent.TimeoutException;
 public final class Workloads {
 
   public static final String CONTAINER = "app";
+  public static final String HOSTNAME_LABEL = "kubernetes.io/hostname";
   private static final Duration READY_LIMIT = Duration.ofMinutes(3);
   private static final Duration EXEC_LIMIT = Duration.ofMinutes(5);
 
   private final KubernetesClient client;
   private final String namespace;
   private final String image;
+  private final String node;
 
-  public Workloads(KubernetesClient client, String namespace, String image) {
+  /**
+   * The pods of {@code namespace}, each pinned to {@code node} by its hostname label (the scheduler
+   * then picks that node for a claim that waits for its first consumer), or left to the scheduler
+   * where {@code node} is null.
+   */
+  public Workloads(KubernetesClient client, String namespace, String image, String node) {
     this.client = client;
     this.namespace = namespace;
     this.image = image;
+    this.node = node;
+  }
+
+  /** The same pods, pinned to another node (null: wherever the scheduler puts them). */
+  public Workloads on(String otherNode) {
+    return new Workloads(client, namespace, image, otherNode);
   }
 
   /** A pod mounting each claim (key) at its path (value), started and Ready. */
@@ -88,6 +101,7 @@ public final class Workloads {
             .withNewSpec()
             .withContainers(container)
             .withVolumes(volumes)
+            .withNodeSelector(node == null ? null : Map.of(HOSTNAME_LABEL, node))
             .withTerminationGracePeriodSeconds(2L)
             .endSpec()
             .build();

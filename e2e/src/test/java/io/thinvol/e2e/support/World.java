@@ -77,8 +77,24 @@ public final class World implements AutoCloseable {
     return steps;
   }
 
+  /**
+   * The users' pods, on the host's node: the steps check the host's view of their volumes (image
+   * files, loop devices, mounts), which a second node would hide.
+   */
   public Workloads workloads() {
-    return new Workloads(kube.client(), Names.APPS, settings.workloadImage());
+    return new Workloads(kube.client(), Names.APPS, settings.workloadImage(), settings.hostNode());
+  }
+
+  public Applications applications() {
+    return new Applications(kube.client(), Names.APPS, settings.workloadImage());
+  }
+
+  public Moves moves() {
+    return new Moves(kube.client());
+  }
+
+  public KitNodes nodes() {
+    return new KitNodes(kube.client(), settings);
   }
 
   /** Remembers what a step established, for the steps that build on it. */
@@ -92,6 +108,18 @@ public final class World implements AutoCloseable {
     Assumptions.assumeTrue(
         value != null, () -> "needs " + key + " from an earlier step, which did not pass");
     return value;
+  }
+
+  /**
+   * The node the kit joined beside the host's; the calling step is skipped on a one-node cluster.
+   */
+  public String requireJoinedNode() {
+    Optional<String> node = nodes().joinedNode();
+    Assumptions.assumeTrue(
+        node.isPresent(),
+        "needs a second node: e2e/run-on-kit.sh joins one with the kit's add-node.sh"
+            + " (E2E_NODES=1 runs on one node)");
+    return node.get();
   }
 
   public Optional<String> recalled(String key) {

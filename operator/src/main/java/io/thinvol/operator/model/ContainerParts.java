@@ -32,9 +32,11 @@ final class ContainerParts {
   }
 
   /**
-   * Every field set: the API server defaults missing ones, and a diff would loop forever. No
-   * initial delay: a sidecar's first probes come after its start (no startup probe needed: its
-   * liveness probe allows 5 failures 10 s apart), the driver's after its startup probe passed.
+   * Every field the API server would default set, or a diff would loop forever. No initial delay,
+   * and none written: the server stores no zero there (the field is omitted when empty), so a
+   * written 0 would differ from the stored object on every reconcile and the operator would patch
+   * the DaemonSet for ever. A sidecar's first probes come after its start (no startup probe needed:
+   * its liveness probe allows 5 failures 10 s apart), the driver's after its startup probe passed.
    */
   static Probe httpProbe(String path, String port, int failures) {
     return new ProbeBuilder()
@@ -43,7 +45,6 @@ final class ContainerParts {
         .withPort(new IntOrString(port))
         .withScheme("HTTP")
         .endHttpGet()
-        .withInitialDelaySeconds(0)
         .withPeriodSeconds(10)
         .withTimeoutSeconds(3)
         .withSuccessThreshold(1)

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.thinvol.addons.call.ProjectedToken;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -74,6 +75,7 @@ class NodeTemplateRecordTest {
                     : "sidecar.example/" + variable.toLowerCase());
     Settings settings =
         new Settings("thinvol-system", "quay.io/thinvol/thinvol:any", false, true)
+            .withAddonsTokenAudience(ProjectedToken.DEFAULT_AUDIENCE)
             .withImages(images);
     Object template = NodeDaemonSetModel.desired(backend, settings, true).getSpec().getTemplate();
     // Keys sorted, as the API server stores objects: the model's maps (Map.of) iterate in an
