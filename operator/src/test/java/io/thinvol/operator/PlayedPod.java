@@ -44,6 +44,28 @@ final class PlayedPod implements AutoCloseable {
     this.target = target;
   }
 
+  /**
+   * NodeStageVolume retried while the driver answers ABORTED (another call for the volume, such as
+   * a replication's sync snapshot, holds it), as the kubelet retries it.
+   */
+  private static void stageAsTheKubeletDoes(
+      NodeDriver node, String volumeId, Path staging, csi.v1.VolumeCapability capability)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+    while (true) {
+      try {
+        node.csi().stage(volumeId, staging, capability);
+        return;
+      } catch (io.grpc.StatusRuntimeException e) {
+        if (e.getStatus().getCode() != io.grpc.Status.Code.ABORTED
+            || System.nanoTime() > deadline) {
+          throw e;
+        }
+        Thread.sleep(500);
+      }
+    }
+  }
+
   /** Pod {@code name} using claim {@code namespace/claim}, which is bound, runs on {@code node}. */
   static PlayedPod start(
       KubernetesClient client, NodeDriver node, String namespace, String name, String claim)
@@ -56,7 +78,7 @@ final class PlayedPod implements AutoCloseable {
     Path staging = node.directory("staging/" + volumeId);
     Path target = node.directory("pods/" + name + "/" + volumeId);
     var capability = Capabilities.mount(volume.getSpec().getCsi().getFsType());
-    node.csi().stage(volumeId, staging, capability);
+    stageAsTheKubeletDoes(node, volumeId, staging, capability);
     node.csi().publish(volumeId, staging, target, capability, false);
     Pod pod =
         PlayedControllers.createWithStatus(

@@ -174,13 +174,16 @@ public final class VolumeManager {
    * A volume named {@code name} holding {@code snapshotId}, a snapshot of another node, pulled as
    * the changes since the snapshot that volume {@code baseId} of this node was made from: the same
    * access type, filesystem, I/O mode, StorageClass parameters and size as the base (the snapshot's
-   * size where that is larger). {@code claim} replaces the base's claim parameters: the claim the
-   * snapshot's node sends it for.
+   * size where that is larger). {@code claim} replaces what entitled the base's copy (its claim
+   * parameters, or a replica's VolumeReplication, whose claim a switchover's cut-over has deleted):
+   * the claim the snapshot's node sends it for.
    */
   public DeltaCopied createFromDelta(
       String name, String snapshotId, String baseId, Map<String, String> claim, Duration budget) {
     VolumeRecord base = DeltaBases.require(catalog, host, layout, config.nodeId(), baseId);
     Map<String, String> parameters = new TreeMap<>(base.parameters());
+    parameters.remove(RemoteSources.REPLICATION_NAMESPACE);
+    parameters.remove(RemoteSources.REPLICATION_NAME);
     parameters.putAll(claim);
     VolumeSpec spec =
         new VolumeSpec(
