@@ -19,6 +19,7 @@
 # `e2e/run-on-kit.sh -Dtest=InstallTest -Dthinvol.e2e.keep=true`) and whose node's container
 # runtime holds the four images (the kit: NODE_START_KIT=../shared/kube imports them). Without
 # KUBECONFIG only part 1 runs. The operator's Deployment is put back as it was at the end.
+# NODE_START_NODE: the node measured (default the first; its node pod and the workload there).
 # NODE_START_BUSYBOX: the workload's image (the kit's localhost/e2e-busybox:1);
 # BENCH_PREBUILT=1 skips the build.
 set -euo pipefail
@@ -110,6 +111,10 @@ else
     rm -rf "$work/tars"
   fi
   k() { kubectl "$@"; }
+  # One node is measured (a cluster may have more, each with its node pod): NODE_START_NODE, else
+  # the first node.
+  node="${NODE_START_NODE:-$(k get nodes -o jsonpath='{.items[0].metadata.name}')}"
+  on_node="spec.nodeName=$node"
   container='{.spec.template.spec.containers[?(@.name=="operator")]'
   was_image="$(k -n "$namespace" get deployment "$deployment" -o jsonpath="$container.image}")"
   was_driver="$(k -n "$namespace" get deployment "$deployment" \
@@ -126,7 +131,7 @@ else
   }
   # The node pod that is not being deleted.
   node_pod() {
-    k -n "$namespace" get pods -l "$selector" \
+    k -n "$namespace" get pods -l "$selector" --field-selector "$on_node" \
       -o jsonpath='{range .items[*]}{.metadata.name} {.metadata.deletionTimestamp}{"\n"}{end}' |
       awk 'NF == 1 {print $1; exit}'
   }
@@ -151,7 +156,7 @@ else
     local fifo="$work/fifo.$RANDOM"
     mkfifo "$fifo"
     while read -r name ready phase; do echo "$(seconds) $name $ready $phase"; done <"$fifo" >>"$2" &
-    k get pods -A -l "$1" --watch --no-headers \
+    k get pods -A -l "$1" --field-selector "$on_node" --watch --no-headers \
       -o 'custom-columns=NAME:.metadata.name,READY:.status.conditions[?(@.type=="Ready")].status,PHASE:.status.phase' \
       >"$fifo" &
     watcher=$!
@@ -163,6 +168,7 @@ kind: Pod
 metadata: {name: workload, namespace: $workloads, labels: {thinvol-bench: node-start}}
 spec:
   terminationGracePeriodSeconds: 1
+  nodeSelector: {kubernetes.io/hostname: $node}
   containers:
   - {name: sleep, image: $busybox, command: [sleep, "3600"], volumeMounts: [{name: data, mountPath: /data}]}
   volumes:

@@ -14,18 +14,46 @@ import io.thinvol.addons.schedule.ScheduledJobs;
 import io.thinvol.api.kube.Events;
 import java.time.Clock;
 
-/** The space-reclaim reconcilers, registered in the operator's process. */
+/**
+ * The space-reclaim reconcilers, registered in the operator's process: those of ReclaimSpaceJobs
+ * (with the annotation schedules, which make jobs) and those of ReclaimSpaceCronJobs, each part
+ * registered once the kinds it needs are served.
+ */
 public final class Addons implements AutoCloseable {
 
-  private final AddonsMetrics metrics;
+  private final AddonsSettings settings;
+  private final ReclaimCaller caller;
+  private final Clock clock;
   private final EventQueue eventQueue;
+  private final ReclaimLimits limits = new ReclaimLimits();
+  private final AddonsMetrics metrics = new AddonsMetrics(limits);
+  private final Events events;
+  private final JobsByClaim jobsByClaim = new JobsByClaim();
+  private final ScheduledJobs scheduledJobs;
+  private final ResolverCaches caches;
 
-  private Addons(AddonsMetrics metrics, EventQueue eventQueue) {
-    this.metrics = metrics;
+  private Addons(
+      KubernetesClient client,
+      AddonsSettings settings,
+      ReclaimCaller caller,
+      Clock clock,
+      EventQueue eventQueue) {
+    this.settings = settings;
+    this.caller = caller;
+    this.clock = clock;
     this.eventQueue = eventQueue;
+    this.events = new Events(client, clock);
+    this.scheduledJobs = new ScheduledJobs(client, events, jobsByClaim);
+    this.caches = new ResolverCaches(settings.namespace());
   }
 
-  /** Registers the reconcilers; call before {@link Operator#start()}. */
+  /** The addons, none registered yet: see {@link #registerJobs} and {@link #registerCronJobs}. */
+  public static Addons of(
+      KubernetesClient client, AddonsSettings settings, ReclaimCaller caller, Clock clock) {
+    return new Addons(client, settings, caller, clock, new EventQueue());
+  }
+
+  /** Registers every reconciler; call before {@link Operator#start()}. */
   public static Addons register(
       Operator operator,
       KubernetesClient client,
@@ -43,12 +71,17 @@ public final class Addons implements AutoCloseable {
       ReclaimCaller caller,
       Clock clock,
       EventQueue eventQueue) {
-    ReclaimLimits limits = new ReclaimLimits();
-    AddonsMetrics metrics = new AddonsMetrics(limits);
-    Events events = new Events(client, clock);
-    JobsByClaim jobsByClaim = new JobsByClaim();
-    ScheduledJobs scheduledJobs = new ScheduledJobs(client, events, jobsByClaim);
-    ResolverCaches caches = new ResolverCaches(settings.namespace());
+    Addons addons = new Addons(client, settings, caller, clock, eventQueue);
+    addons.registerJobs(operator);
+    addons.registerCronJobs(operator);
+    return addons;
+  }
+
+  /**
+   * The ReclaimSpaceJob reconciler and the annotation schedules, which make ReclaimSpaceJobs; call
+   * before {@code operator} starts.
+   */
+  public void registerJobs(Operator operator) {
     operator.register(
         new ReclaimSpaceJobReconciler(
             new TargetResolver(caches),
@@ -62,10 +95,16 @@ public final class Addons implements AutoCloseable {
             eventQueue,
             scheduledJobs,
             clock));
-    operator.register(new ReclaimSpaceCronJobReconciler(events, clock, settings.staggerWindow()));
     operator.register(
         new ScheduleReconciler(scheduledJobs, events, metrics, clock, settings.staggerWindow()));
-    return new Addons(metrics, eventQueue);
+  }
+
+  /**
+   * The ReclaimSpaceCronJob reconciler, which makes ReclaimSpaceJobs; call before {@code operator}
+   * starts.
+   */
+  public void registerCronJobs(Operator operator) {
+    operator.register(new ReclaimSpaceCronJobReconciler(events, clock, settings.staggerWindow()));
   }
 
   public AddonsMetrics metrics() {

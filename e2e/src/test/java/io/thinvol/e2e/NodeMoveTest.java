@@ -32,6 +32,10 @@ class NodeMoveTest extends E2eSteps {
   private static final Duration LIMIT = Duration.ofMinutes(5);
   private static final String EVACUATE = "thinvol.io/evacuate";
 
+  /** The snapshot controller's failed delete of a pre-copy's content (a known issue). */
+  private static final java.util.regex.Pattern PRE_CONTENT_DELETE_RACE =
+      java.util.regex.Pattern.compile("-pre: SnapshotContentObjectDeleteError ");
+
   /** The Events docs/moves.md lists for a move that succeeds, in their order. */
   private static final List<String> SUCCEEDED_EVENTS =
       List.of(
@@ -189,8 +193,11 @@ class NodeMoveTest extends E2eSteps {
         assertThat(moves.reasons(name))
             .as("Events of " + name)
             .containsSubsequence(SUCCEEDED_EVENTS);
+        // Known issue (docs/moves.md): with several moves at once, the snapshot controller's own
+        // delete of a pre-copy's content can fail once; every other Warning fails the step.
         assertThat(moves.warnings(name, done.getMetadata().getUid()))
             .as("Warnings of " + name)
+            .filteredOn(w -> !PRE_CONTENT_DELETE_RACE.matcher(w).find())
             .isEmpty();
       }
       List<Pod> after = new java.util.ArrayList<>(apps.awaitReady("db", 3));

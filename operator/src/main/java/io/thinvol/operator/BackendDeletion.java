@@ -6,10 +6,12 @@ import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
 import io.thinvol.api.kube.Events;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.api.v1alpha1.StorageBackendStatus;
+import io.thinvol.operator.model.DegradedStatus;
 import io.thinvol.operator.model.Settings;
 import io.thinvol.operator.model.StatusModel;
 import io.thinvol.operator.monitoring.NodePodsGauge;
 import io.thinvol.operator.monitoring.SharedMonitoring;
+import io.thinvol.operator.nodeloss.LostNodeReport;
 import java.time.Clock;
 import java.util.List;
 
@@ -29,6 +31,7 @@ final class BackendDeletion {
   private final NodeClusterRoleBindings nodeBindings;
   private final SharedMonitoring sharedMonitoring;
   private final NodePodsGauge nodePods;
+  private final LostNodeReport lostNodes;
   private final RolloutProgress rollouts;
   private final DeletionBackoff deletionBackoff = new DeletionBackoff();
   private final NodePodsTeardown nodePodsTeardown;
@@ -41,6 +44,7 @@ final class BackendDeletion {
       NodeClusterRoleBindings nodeBindings,
       SharedMonitoring sharedMonitoring,
       NodePodsGauge nodePods,
+      LostNodeReport lostNodes,
       RolloutProgress rollouts) {
     this.settings = settings;
     this.clock = clock;
@@ -49,6 +53,7 @@ final class BackendDeletion {
     this.nodeBindings = nodeBindings;
     this.sharedMonitoring = sharedMonitoring;
     this.nodePods = nodePods;
+    this.lostNodes = lostNodes;
     this.rollouts = rollouts;
     this.nodePodsTeardown = new NodePodsTeardown(clock);
   }
@@ -68,7 +73,7 @@ final class BackendDeletion {
             + (users.size() > NAMED_USERS ? " and " + (users.size() - NAMED_USERS) + " more" : "");
     String message = "deletion waits until no volume uses this backend; still in use by " + named;
     StorageBackendStatus before = backend.getStatus();
-    StorageBackendStatus status = StatusModel.deletionBlocked(backend, message, clock.instant());
+    StorageBackendStatus status = DegradedStatus.deletionBlocked(backend, message, clock.instant());
     // Only a change of users is news: a retry that finds the same ones writes and says nothing.
     if (!BackendStatusWrites.same(before, status)) {
       deletionBackoff.reset(uid);
@@ -105,6 +110,7 @@ final class BackendDeletion {
     sharedMonitoring.removed(
         context.getClient(), settings, backend, () -> context.getPrimaryCache().list().toList());
     nodePods.forget(backend.getMetadata().getName());
+    lostNodes.forget(backend);
     events.normal(backend, "Deleted", "no volume uses it any more; its objects are removed");
     rollouts.forget(backend);
     return DeleteControl.defaultDelete();

@@ -2,7 +2,9 @@ package io.thinvol.operator;
 
 import io.fabric8.kubernetes.api.model.APIGroup;
 import io.fabric8.kubernetes.api.model.APIResource;
+import io.fabric8.kubernetes.api.model.APIResourceList;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.thinvol.api.Durations;
 import io.thinvol.operator.model.GroupSnapshotModel;
 import io.thinvol.operator.model.SnapshotMetadataService;
@@ -132,14 +134,31 @@ public record ClusterFacts(
     if (!listed) {
       return false;
     }
-    Set<String> names =
-        client.getApiResources(groupVersion).getResources().stream()
-            .map(APIResource::getName)
-            .collect(Collectors.toSet());
+    Set<String> names = servedResources(client, groupVersion);
     String group = groupVersion.substring(0, groupVersion.indexOf('/'));
     List<String> missing = resources.stream().filter(r -> !names.contains(r)).toList();
     missing.forEach(resource -> establishing.add(resource + "." + group));
     return missing.isEmpty();
+  }
+
+  /**
+   * The resources {@code groupVersion} serves now, as discovery lists them: empty when it lists
+   * none (no CRD of the group version is Established).
+   */
+  public static Set<String> servedResources(KubernetesClient client, String groupVersion) {
+    APIResourceList list;
+    try {
+      list = client.getApiResources(groupVersion);
+    } catch (KubernetesClientException e) {
+      if (e.getCode() == 404) {
+        return Set.of();
+      }
+      throw e;
+    }
+    if (list == null) {
+      return Set.of();
+    }
+    return list.getResources().stream().map(APIResource::getName).collect(Collectors.toSet());
   }
 
   private static void sleep(Duration duration) {

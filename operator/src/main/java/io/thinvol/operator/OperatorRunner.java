@@ -3,6 +3,7 @@ package io.thinvol.operator;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.api.config.ConfigurationServiceOverrider;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfigurationBuilder;
 import io.thinvol.addons.Addons;
@@ -10,18 +11,29 @@ import io.thinvol.addons.AddonsSettings;
 import io.thinvol.addons.call.MoveCopier;
 import io.thinvol.addons.call.ReclaimCaller;
 import io.thinvol.api.kube.Events;
+import io.thinvol.api.v1alpha1.ReclaimSpaceCronJob;
+import io.thinvol.api.v1alpha1.ReclaimSpaceJob;
+import io.thinvol.api.v1alpha1.VolumeMove;
+import io.thinvol.api.v1alpha1.VolumeReplication;
+import io.thinvol.api.v1alpha1.VolumeReplicationClass;
 import io.thinvol.operator.evacuate.NodeEvacuator;
 import io.thinvol.operator.health.HealthServer;
 import io.thinvol.operator.health.InformerHealth;
+import io.thinvol.operator.kinds.KindControllers;
+import io.thinvol.operator.kinds.OptionalKinds;
 import io.thinvol.operator.model.GroupSnapshotModel;
 import io.thinvol.operator.model.Settings;
 import io.thinvol.operator.monitoring.NodePodsGauge;
 import io.thinvol.operator.move.VolumeMoveReconciler;
+import io.thinvol.operator.nodeloss.LostNodeReport;
+import io.thinvol.operator.nodeloss.LostVolumesGauge;
 import io.thinvol.operator.replicate.ReplicationMetrics;
 import io.thinvol.operator.replicate.VolumeReplicationReconciler;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -41,14 +53,20 @@ public final class OperatorRunner implements AutoCloseable {
   static final Duration RECONCILE_TERMINATION = Duration.ofSeconds(5);
 
   private final Operator operator;
+  private final OptionalKinds kinds;
   private final HealthServer http;
   private final Addons addons;
 
   private final AtomicBoolean stopping;
 
   private OperatorRunner(
-      Operator operator, HealthServer http, Addons addons, AtomicBoolean stopping) {
+      Operator operator,
+      OptionalKinds kinds,
+      HealthServer http,
+      Addons addons,
+      AtomicBoolean stopping) {
     this.operator = operator;
+    this.kinds = kinds;
     this.http = http;
     this.addons = addons;
     this.stopping = stopping;
@@ -68,56 +86,113 @@ public final class OperatorRunner implements AutoCloseable {
       int healthPort,
       ReclaimCaller caller,
       MoveCopier copier,
-      Consumer<io.javaoperatorsdk.operator.api.config.ConfigurationServiceOverrider> tuning)
+      Consumer<ConfigurationServiceOverrider> tuning)
+      throws IOException {
+    return start(
+        client, settings, leaderElection, healthPort, caller, copier, tuning, Clock.systemUTC());
+  }
+
+  /**
+   * As above, on {@code clock}: the time the reconcilers read (deadlines, condition and Event
+   * times); tests move it forward past a deadline rather than wait for it.
+   */
+  public static OperatorRunner start(
+      KubernetesClient client,
+      Settings settings,
+      boolean leaderElection,
+      int healthPort,
+      ReclaimCaller caller,
+      MoveCopier copier,
+      Consumer<ConfigurationServiceOverrider> tuning,
+      Clock clock)
       throws IOException {
     ReconcileMetrics metrics = new ReconcileMetrics();
     AtomicBoolean stopping = new AtomicBoolean();
+    Consumer<ConfigurationServiceOverrider> common =
+        overrider ->
+            overrider
+                .withKubernetesClient(client)
+                .withCloseClientOnStop(false)
+                // SIGTERM must end the process within the kubelet's patience even when a
+                // reconcile hangs on an unreachable API server.
+                .withReconciliationTerminationTimeout(RECONCILE_TERMINATION)
+                .withMetrics(metrics);
     Operator operator =
         new Operator(
             overrider -> {
-              overrider
-                  .withKubernetesClient(client)
-                  .withCloseClientOnStop(false)
-                  // SIGTERM must end the process within the kubelet's patience even when a
-                  // reconcile hangs on an unreachable API server.
-                  .withReconciliationTerminationTimeout(RECONCILE_TERMINATION)
-                  .withMetrics(metrics);
+              common.accept(overrider);
               if (leaderElection) {
                 overrider.withLeaderElectionConfiguration(leaderElection(settings, stopping));
               }
               tuning.accept(overrider);
             });
-    Clock clock = Clock.systemUTC();
+    // Controllers started late are started by the leader: no election of their own.
+    OptionalKinds kinds =
+        new OptionalKinds(
+            client, common.andThen(tuning).andThen(o -> o.withLeaderElectionConfiguration(null)));
     NodePodsGauge nodePods = new NodePodsGauge();
+    LostVolumesGauge lostVolumes = new LostVolumesGauge();
     operator.register(
-        new StorageBackendReconciler(settings, clock, new Events(client, clock), nodePods));
+        new StorageBackendReconciler(
+            settings,
+            clock,
+            new Events(client, clock),
+            nodePods,
+            kinds,
+            new LostNodeReport(client, clock, lostVolumes)));
     if (settings.snapshotApi()) {
       operator.register(new SnapshotContentLabeller(new Events(client, clock)));
     }
     if (GroupSnapshotModel.deployed(settings)) {
       operator.register(new GroupSnapshotContentLabeller(new Events(client, clock)));
     }
-    operator.register(
-        new VolumeMoveReconciler(client, settings, copier, new Events(client, clock), clock));
     ReplicationMetrics replications = new ReplicationMetrics();
-    operator.register(
-        new VolumeReplicationReconciler(
-            client, settings, copier, new Events(client, clock), replications, clock));
-    operator.register(new NodeEvacuator(client, clock));
-    Addons addons =
-        Addons.register(
-            operator, client, AddonsSettings.defaults(settings.namespace()), caller, clock);
+    Addons addons = Addons.of(client, AddonsSettings.defaults(settings.namespace()), caller, clock);
+    kinds.register(
+        operator,
+        List.of(
+            new KindControllers(
+                "ReclaimSpaceJobs and annotation schedules",
+                List.of(ReclaimSpaceJob.class),
+                addons::registerJobs),
+            new KindControllers(
+                "ReclaimSpaceCronJobs",
+                List.of(ReclaimSpaceJob.class, ReclaimSpaceCronJob.class),
+                addons::registerCronJobs),
+            new KindControllers(
+                "VolumeMoves and node evacuation",
+                List.of(VolumeMove.class),
+                moves -> {
+                  moves.register(
+                      new VolumeMoveReconciler(
+                          client, settings, copier, new Events(client, clock), clock));
+                  moves.register(new NodeEvacuator(client, clock));
+                }),
+            new KindControllers(
+                "VolumeReplications",
+                List.of(VolumeReplication.class, VolumeReplicationClass.class, VolumeMove.class),
+                replication ->
+                    replication.register(
+                        new VolumeReplicationReconciler(
+                            client,
+                            settings,
+                            copier,
+                            new Events(client, clock),
+                            replications,
+                            clock)))));
     operator.start();
     HealthServer http =
         healthPort < 0
             ? null
             : HealthServer.start(
                 healthPort,
-                new InformerHealth(() -> unhealthyEventSources(operator), clock),
+                new InformerHealth(() -> unhealthyEventSources(operator, kinds), clock),
                 () -> operator.getRuntimeInfo().isStarted(),
+                kinds::missing,
                 () ->
                     metrics.render()
                         + nodePods.render()
+                        + lostVolumes.render()
                         + addons.metrics().render()
                         + replications.render());
     log.info(
@@ -126,7 +201,7 @@ public final class OperatorRunner implements AutoCloseable {
         settings.openShift(),
         settings.snapshotApi(),
         settings.monitoringApi());
-    return new OperatorRunner(operator, http, addons, stopping);
+    return new OperatorRunner(operator, kinds, http, addons, stopping);
   }
 
   /**
@@ -152,15 +227,22 @@ public final class OperatorRunner implements AutoCloseable {
         .build();
   }
 
-  /** JOSDK's unhealthy event sources, each as {@code controller/event source}. */
-  private static Set<String> unhealthyEventSources(Operator operator) {
+  /**
+   * JOSDK's unhealthy event sources, those of the controllers started late too, each as {@code
+   * controller/event source}.
+   */
+  private static Set<String> unhealthyEventSources(Operator operator, OptionalKinds kinds) {
     Set<String> names = new TreeSet<>();
-    operator
-        .getRuntimeInfo()
-        .unhealthyEventSources()
-        .forEach(
-            (controller, sources) ->
-                sources.keySet().forEach(source -> names.add(controller + "/" + source)));
+    List<Operator> operators = new ArrayList<>(kinds.started());
+    operators.add(operator);
+    for (Operator running : operators) {
+      running
+          .getRuntimeInfo()
+          .unhealthyEventSources()
+          .forEach(
+              (controller, sources) ->
+                  sources.keySet().forEach(source -> names.add(controller + "/" + source)));
+    }
     return names;
   }
 
@@ -178,6 +260,7 @@ public final class OperatorRunner implements AutoCloseable {
     if (http != null) {
       http.close();
     }
+    kinds.close();
     operator.stop();
     addons.close();
   }

@@ -35,16 +35,20 @@ import io.thinvol.operator.dependent.SnapshotMetadataTlsSecretDependent;
 import io.thinvol.operator.dependent.StorageClassesDependent;
 import io.thinvol.operator.dependent.VolumeGroupSnapshotClassDependent;
 import io.thinvol.operator.dependent.VolumeSnapshotClassDependent;
+import io.thinvol.operator.kinds.OptionalKinds;
+import io.thinvol.operator.model.DegradedStatus;
 import io.thinvol.operator.model.ReconcileFailure;
 import io.thinvol.operator.model.Settings;
 import io.thinvol.operator.model.StatusModel;
 import io.thinvol.operator.monitoring.NodePodsGauge;
 import io.thinvol.operator.monitoring.SharedMonitoring;
+import io.thinvol.operator.nodeloss.LostNodeReport;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -127,16 +131,27 @@ public class StorageBackendReconciler
   private final StatusAnnouncements announcements;
   private final SharedMonitoring sharedMonitoring = new SharedMonitoring();
   private final NodePodsGauge nodePods;
+  private final LostNodeReport lostNodes;
+  private final OptionalKinds kinds;
   private final BackendDeletion deletion;
 
   /**
    * @param nodePods told each backend's node pods as its DaemonSet's status says
+   * @param kinds says which CRDs other controllers wait for, which every backend reports
+   * @param lostNodes reports the claims on lost nodes (io.thinvol.operator.nodeloss)
    */
   public StorageBackendReconciler(
-      Settings settings, Clock clock, Events events, NodePodsGauge nodePods) {
+      Settings settings,
+      Clock clock,
+      Events events,
+      NodePodsGauge nodePods,
+      OptionalKinds kinds,
+      LostNodeReport lostNodes) {
     this.settings = settings;
+    this.kinds = kinds;
     this.clock = clock;
     this.nodePods = nodePods;
+    this.lostNodes = lostNodes;
     this.announcements = new StatusAnnouncements(events);
     this.deletion =
         new BackendDeletion(
@@ -147,6 +162,7 @@ public class StorageBackendReconciler
             nodeBindings,
             sharedMonitoring,
             nodePods,
+            lostNodes,
             rollouts);
   }
 
@@ -183,7 +199,12 @@ public class StorageBackendReconciler
                   context.getSecondaryResources(Pod.class).stream().toList(),
                   now),
               now);
+      Optional<String> missing = kinds.missing();
+      if (missing.isPresent()) {
+        status = DegradedStatus.crdMissing(backend, status, missing.get(), now);
+      }
     }
+    status = lostNodes.report(backend, volumesInUse.volumesOf(backend), status);
     StorageBackendStatus before = backend.getStatus();
     if (!BackendStatusWrites.same(before, status)) {
       BackendStatusWrites.write(backend, status, context);
@@ -205,6 +226,8 @@ public class StorageBackendReconciler
     sources.add(NodePods.eventSource(context, settings.namespace()));
     sources.addAll(volumesInUse.eventSources(context));
     sources.add(clusterNodes.eventSource(context));
+    sources.addAll(lostNodes.eventSources(context));
+    sources.add(kinds.eventSource(context));
     return sources;
   }
 
@@ -227,7 +250,7 @@ public class StorageBackendReconciler
     ReconcileFailure failure = ReconcileFailure.of(e);
     log.warn("reconciling StorageBackend {} failed: {}", backend.getMetadata().getName(), failure);
     StorageBackendStatus before = backend.getStatus();
-    StorageBackendStatus status = StatusModel.failed(backend, failure, clock.instant());
+    StorageBackendStatus status = DegradedStatus.failed(backend, failure, clock.instant());
     if (!BackendStatusWrites.same(before, status)) {
       try {
         BackendStatusWrites.write(backend, status, context);

@@ -40,7 +40,6 @@ class CrdEstablishedLateTest {
   @BeforeEach
   void start() {
     cluster = TestCluster.start();
-    VolumeMoveCrd.installUnlessServed(cluster); // the operator watches VolumeMoves
     cluster.namespace(TestCluster.OPERATOR_NAMESPACE);
     operatorClient = cluster.operator();
     createAndAwaitEstablished(decoy());

@@ -60,7 +60,7 @@ class EvacuationOfTheOnlyNodeTest extends MockClusterTest {
         .extracting(m -> m.getStatus().getMessage())
         .containsOnly(
             "no node can take the volume: none other than node-a runs driver local.thinvol.io,"
-                + " is schedulable and is not being evacuated");
+                + " is schedulable, is Ready and is not being evacuated");
     await("Evacuating on " + NODE, () -> nodeReasons().contains("Evacuating"));
 
     annotate(null);

@@ -35,6 +35,11 @@ import io.thinvol.testing.DescribedEvents;
 import io.thinvol.testing.StrictApiServer;
 import io.thinvol.testing.TestCluster;
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -100,7 +105,6 @@ abstract class MockClusterTest {
   @BeforeEach
   void start() throws IOException {
     cluster = startCluster();
-    VolumeMoveCrd.installUnlessServed(cluster); // the operator watches VolumeMoves
     client = cluster.admin();
     cluster.namespace(NAMESPACE);
     operatorClient = connectOperator();
@@ -117,8 +121,14 @@ abstract class MockClusterTest {
    */
   Runnable startOperator(Settings settings) throws IOException {
     operator =
-        OperatorRunner.start(operatorClient, settings, false, 0, caller(), copier(), tuning());
+        OperatorRunner.start(
+            operatorClient, settings, false, 0, caller(), copier(), tuning(), clock());
     return operator::close;
+  }
+
+  /** The operator's clock; a test of a deadline moves its own forward instead of waiting. */
+  Clock clock() {
+    return Clock.systemUTC();
   }
 
   /** The JOSDK configuration of the operator under test: the cluster's, with leader election. */
@@ -455,6 +465,19 @@ abstract class MockClusterTest {
                 .endSpec()
                 .build())
         .create();
+  }
+
+  /** A GET of the operator's health and metrics server, as the kubelet and Prometheus make. */
+  HttpResponse<String> get(String path) {
+    try {
+      return HttpClient.newHttpClient()
+          .send(
+              HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + operator.healthPort() + path))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+    } catch (IOException | InterruptedException e) {
+      throw new AssertionError("GET " + path, e);
+    }
   }
 
   /** The Events kubectl describe shows on a StorageBackend (cluster-scoped). */

@@ -62,15 +62,7 @@ abstract class MoveClusterTest extends MockClusterTest {
         client, ClusterFixtures.driverPod(NAMESPACE, BACKEND, "node-a", "10.0.0.1", 9070));
     PlayedControllers.createWithStatus(
         client, ClusterFixtures.driverPod(NAMESPACE, BACKEND, "node-b", "10.0.0.2", 9070));
-    PersistentVolume volume =
-        new PersistentVolumeBuilder(
-                ClusterFixtures.volume(OLD_PV, DRIVER, OLD_HANDLE, "node-a", APPS, CLAIM))
-            .editSpec()
-            .withPersistentVolumeReclaimPolicy("Delete")
-            .withStorageClassName(BACKEND)
-            .endSpec()
-            .build();
-    PlayedControllers.createWithStatus(client, volume);
+    PersistentVolume volume = volume(OLD_PV, OLD_HANDLE, "node-a", CLAIM);
     PersistentVolumeClaim claim =
         new PersistentVolumeClaimBuilder(ClusterFixtures.claim(APPS, CLAIM, BACKEND))
             .editMetadata()
@@ -82,6 +74,18 @@ abstract class MoveClusterTest extends MockClusterTest {
     PlayedControllers.bind(client, volume, claim);
     runApp("node-a");
     storage = new PlayedStorage(client);
+  }
+
+  /** A volume of the backend on {@code node}, reclaim policy Delete, reserved for the claim. */
+  PersistentVolume volume(String name, String handle, String node, String claim) {
+    PersistentVolume volume =
+        new PersistentVolumeBuilder(ClusterFixtures.volume(name, DRIVER, handle, node, APPS, claim))
+            .editSpec()
+            .withPersistentVolumeReclaimPolicy("Delete")
+            .withStorageClassName(BACKEND)
+            .endSpec()
+            .build();
+    return PlayedControllers.createWithStatus(client, volume);
   }
 
   @AfterEach
@@ -148,6 +152,21 @@ abstract class MoveClusterTest extends MockClusterTest {
     VolumeMove move = move(name);
     return DescribedEvents.reasons(
         client, "VolumeMove", APPS, name, move == null ? null : move.getMetadata().getUid());
+  }
+
+  /** Until the move's Events hold {@code reasons} in this order (they follow its status). */
+  void awaitMoveEvents(String name, String... reasons) {
+    await(
+        "the Events " + String.join(", ", reasons),
+        () -> {
+          int next = 0;
+          for (String event : moveEvents(name)) {
+            if (next < reasons.length && event.equals(reasons[next])) {
+              next++;
+            }
+          }
+          return next == reasons.length;
+        });
   }
 
   /** The objects a move makes for itself that still exist. */

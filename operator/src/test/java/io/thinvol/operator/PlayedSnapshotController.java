@@ -17,23 +17,20 @@ import java.util.Map;
  * The external-snapshotter's snapshot controller, played: a VolumeSnapshot of a claim gets a
  * dynamic content {@code snapcontent-<uid>} for its volume, one of a pre-provisioned content binds
  * it (the content's {@code volumeSnapshotRef.uid}) if the content names a snapshot handle, and is
- * refused if it names a volume; a VolumeSnapshot is ready once its content is. A content with
- * policy Delete whose VolumeSnapshot is gone is deleted, its snapshot with it (the node's
- * csi-snapshotter's DeleteSnapshot). The CreateSnapshot itself is the node's csi-snapshotter's
- * ({@link NodeSnapshotter}).
+ * refused if it names a volume; a VolumeSnapshot is ready once its content is. Deleting is played
+ * as the real controller and csi-snapshotter do it ({@link PlayedSnapshotDeletion}). The
+ * CreateSnapshot itself is the node's csi-snapshotter's ({@link NodeSnapshotter}).
  */
 final class PlayedSnapshotController {
 
-  /** The snapshot controller's finalizer on a bound content: its snapshot goes before it. */
-  static final String BOUND_PROTECTION =
-      "snapshot.storage.kubernetes.io/volumesnapshotcontent-bound-protection";
-
   private final KubernetesClient client;
   private final Map<String, NodeDriver> nodes;
+  private final PlayedSnapshotDeletion deletion;
 
   PlayedSnapshotController(KubernetesClient client, Map<String, NodeDriver> nodes) {
     this.client = client;
     this.nodes = nodes;
+    this.deletion = new PlayedSnapshotDeletion(client, this::deleteOnNode);
   }
 
   /** One pass over every VolumeSnapshot and content, as after a resync. */
@@ -55,10 +52,7 @@ final class PlayedSnapshotController {
         }
       }
     }
-    for (GenericKubernetesResource content :
-        NodeSnapshotter.objects(client, "VolumeSnapshotContent").list().getItems()) {
-      deleteOrphaned(content, tree(content));
-    }
+    deletion.pass();
   }
 
   private void bind(GenericKubernetesResource snapshot, JsonNode tree) {
@@ -87,7 +81,7 @@ final class PlayedSnapshotController {
             .edit(
                 latest -> {
                   spec(latest).put("volumeSnapshotRef", reference(snapshot));
-                  latest.getMetadata().getFinalizers().add(BOUND_PROTECTION);
+                  latest.getMetadata().getFinalizers().add(PlayedSnapshotDeletion.CONTENT_BOUND);
                   return latest;
                 });
       }
@@ -116,7 +110,7 @@ final class PlayedSnapshotController {
     content.setMetadata(
         new ObjectMetaBuilder()
             .withName("snapcontent-" + snapshot.getMetadata().getUid())
-            .withFinalizers(BOUND_PROTECTION)
+            .withFinalizers(PlayedSnapshotDeletion.CONTENT_BOUND)
             .build());
     Map<String, Object> spec = new LinkedHashMap<>();
     spec.put("driver", volume.getSpec().getCsi().getDriver());
@@ -144,44 +138,18 @@ final class PlayedSnapshotController {
             Instant.ofEpochSecond(nanos / 1_000_000_000L).toString()));
   }
 
-  /**
-   * A content with policy Delete whose VolumeSnapshot is gone is deleted; a deleted one (by the
-   * snapshot controller or by whoever made it) loses its snapshot on its node first (the node's
-   * csi-snapshotter), then its finalizer.
-   */
-  private void deleteOrphaned(GenericKubernetesResource content, JsonNode tree) {
-    boolean deletes = "Delete".equals(tree.at("/spec/deletionPolicy").asText());
-    if (!tree.at("/metadata/deletionTimestamp").isMissingNode()) {
-      String handle = tree.at("/status/snapshotHandle").asText("");
-      String node = tree.at("/metadata/labels").path(SnapshotContentNode.MANAGED_BY).asText("");
-      if (deletes && !handle.isEmpty() && nodes.containsKey(node)) {
-        nodes
-            .get(node)
-            .csi()
-            .controller()
-            .deleteSnapshot(DeleteSnapshotRequest.newBuilder().setSnapshotId(handle).build());
-      }
-      NodeSnapshotter.objects(client, "VolumeSnapshotContent")
-          .withName(content.getMetadata().getName())
-          .edit(
-              latest -> {
-                latest.getMetadata().getFinalizers().remove(BOUND_PROTECTION);
-                return latest;
-              });
-      return;
-    }
-    JsonNode ref = tree.at("/spec/volumeSnapshotRef");
-    String uid = ref.path("uid").asText("");
-    if (uid.isEmpty() || !deletes) {
-      return;
-    }
-    GenericKubernetesResource snapshot =
-        NodeSnapshotter.objects(client, "VolumeSnapshot")
-            .inNamespace(ref.path("namespace").asText())
-            .withName(ref.path("name").asText())
-            .get();
-    if (snapshot == null || !uid.equals(snapshot.getMetadata().getUid())) {
-      client.resource(content).delete();
+  /** The node's csi-snapshotter deleting a deleted content's snapshot (DeleteSnapshot). */
+  private void deleteOnNode(JsonNode content) {
+    String node = content.at("/metadata/labels").path(SnapshotContentNode.MANAGED_BY).asText("");
+    if (nodes.containsKey(node)) {
+      nodes
+          .get(node)
+          .csi()
+          .controller()
+          .deleteSnapshot(
+              DeleteSnapshotRequest.newBuilder()
+                  .setSnapshotId(content.at("/status/snapshotHandle").asText())
+                  .build());
     }
   }
 

@@ -10,11 +10,13 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.thinvol.addons.ClusterFixtures;
 import io.thinvol.operator.model.SnapshotContentNode;
+import io.thinvol.operator.nodeloss.NodeHealth;
 import io.thinvol.testing.PlayedControllers;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -25,9 +27,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * (snapshots ready with a handle, or failed where the test says; a pre-provisioned content only by
  * its snapshot handle, and ready only with the node label the node-deployment csi-snapshotter
  * selects on), the external-provisioner (a claim restored from a snapshot on its selected node gets
- * a volume; a released volume with the Delete policy is deleted), the PV controller (a claim naming
- * a volume reserved for it is bound; a volume whose claim is gone is Released) and the
- * pvc-protection controller (a deleted claim no running pod uses goes).
+ * a volume while that node is Ready; a released volume with the Delete policy is deleted),
+ * snapshots deleted as the real controllers delete them ({@link PlayedSnapshotDeletion}), the PV
+ * controller (a claim naming a volume reserved for it is bound; a volume whose claim is gone is
+ * Released) and the pvc-protection controller (a deleted claim no running pod uses goes).
  */
 final class PlayedStorage implements AutoCloseable {
 
@@ -46,11 +49,25 @@ final class PlayedStorage implements AutoCloseable {
    */
   final Set<String> stuckSnapshots = ConcurrentHashMap.newKeySet();
 
+  /** Deleted claims kept from going (a slow pvc-protection controller), by the end of the name. */
+  final Set<String> heldClaims = ConcurrentHashMap.newKeySet();
+
+  /** Claims the provisioner leaves Pending (a slow one), by the end of their name. */
+  final Set<String> unprovisioned = ConcurrentHashMap.newKeySet();
+
   /** The volumes the provisioner deleted, in order. */
   final List<String> deletedVolumes = new CopyOnWriteArrayList<>();
 
+  /** The snapshots the nodes' csi-snapshotters deleted (their handles), in order. */
+  final List<String> deletedSnapshots = new CopyOnWriteArrayList<>();
+
+  private final PlayedSnapshotDeletion deletion;
+
   PlayedStorage(KubernetesClient client) {
     this.client = client;
+    this.deletion =
+        new PlayedSnapshotDeletion(
+            client, content -> deletedSnapshots.add(content.at("/status/snapshotHandle").asText()));
     this.loop = new Thread(this::run, "played-storage");
     loop.setDaemon(true);
     loop.start();
@@ -60,6 +77,7 @@ final class PlayedStorage implements AutoCloseable {
     while (running) {
       try {
         snapshots();
+        deletion.pass();
         provisioner();
         pvController();
         claimProtection();
@@ -133,11 +151,34 @@ final class PlayedStorage implements AutoCloseable {
           continue; // no node's csi-snapshotter (--node-deployment) sees it
         }
         handle = String.valueOf(contentSource.get("snapshotHandle"));
+        bind(content, snapshot);
       }
       writeStatus(content, Map.of("readyToUse", true, "snapshotHandle", handle));
       writeStatus(
           snapshot, Map.of("readyToUse", true, "boundVolumeSnapshotContentName", contentName));
     }
+  }
+
+  /** A pre-provisioned content bound to its VolumeSnapshot, as the snapshot controller binds. */
+  private void bind(GenericKubernetesResource content, GenericKubernetesResource snapshot) {
+    client
+        .genericKubernetesResources("snapshot.storage.k8s.io/v1", "VolumeSnapshotContent")
+        .withName(content.getMetadata().getName())
+        .edit(
+            latest -> {
+              Map<String, Object> spec = map(latest.getAdditionalProperties().get("spec"));
+              Map<String, Object> ref = new HashMap<>(map(spec.get("volumeSnapshotRef")));
+              ref.put("uid", snapshot.getMetadata().getUid());
+              spec.put("volumeSnapshotRef", ref);
+              latest.setAdditionalProperty("spec", spec);
+              if (!latest
+                  .getMetadata()
+                  .getFinalizers()
+                  .contains(PlayedSnapshotDeletion.CONTENT_BOUND)) {
+                latest.getMetadata().getFinalizers().add(PlayedSnapshotDeletion.CONTENT_BOUND);
+              }
+              return latest;
+            });
   }
 
   /**
@@ -157,6 +198,7 @@ final class PlayedStorage implements AutoCloseable {
     content.setKind("VolumeSnapshotContent");
     content.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMeta());
     content.getMetadata().setName(contentName);
+    content.getMetadata().setFinalizers(List.of(PlayedSnapshotDeletion.CONTENT_BOUND));
     content.setAdditionalProperty(
         "spec",
         Map.of(
@@ -171,7 +213,9 @@ final class PlayedStorage implements AutoCloseable {
                 "namespace",
                 snapshot.getMetadata().getNamespace(),
                 "name",
-                snapshot.getMetadata().getName())));
+                snapshot.getMetadata().getName(),
+                "uid",
+                snapshot.getMetadata().getUid())));
     client.resource(content).create();
   }
 
@@ -194,8 +238,10 @@ final class PlayedStorage implements AutoCloseable {
               : claim.getMetadata().getAnnotations().get("volume.kubernetes.io/selected-node");
       if (node == null
           || claim.getSpec().getVolumeName() != null
-          || claim.getMetadata().getDeletionTimestamp() != null) {
-        continue;
+          || claim.getMetadata().getDeletionTimestamp() != null
+          || unprovisioned.stream().anyMatch(claim.getMetadata().getName()::endsWith)
+          || !NodeHealth.of(Optional.ofNullable(client.nodes().withName(node).get())).ready()) {
+        continue; // the provisioner of a node that is not Ready does not run
       }
       String source =
           claim.getSpec().getDataSource() == null
@@ -287,7 +333,8 @@ final class PlayedStorage implements AutoCloseable {
     List<Pod> pods = client.pods().inAnyNamespace().list().getItems();
     for (PersistentVolumeClaim claim :
         client.persistentVolumeClaims().inAnyNamespace().list().getItems()) {
-      if (claim.getMetadata().getDeletionTimestamp() == null) {
+      if (claim.getMetadata().getDeletionTimestamp() == null
+          || heldClaims.stream().anyMatch(claim.getMetadata().getName()::endsWith)) {
         continue;
       }
       boolean used = pods.stream().anyMatch(pod -> PlayedVolumeBinder.uses(pod, claim));

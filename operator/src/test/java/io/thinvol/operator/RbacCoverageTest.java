@@ -128,6 +128,12 @@ class RbacCoverageTest extends MockClusterTest {
               "get thinvol.io/volumereplicationclasses",
               "a VolumeReplication reads its class: VolumeReplicationTest"),
           Map.entry(
+              "list apiextensions.k8s.io/customresourcedefinitions",
+              "the CRD of a kind beyond StorageBackend that the cluster lacks: CrdMissingTest"),
+          Map.entry(
+              "watch apiextensions.k8s.io/customresourcedefinitions",
+              "the CRD of a kind beyond StorageBackend that the cluster lacks: CrdMissingTest"),
+          Map.entry(
               "update thinvol.io/storagebackends/finalizers",
               "blockOwnerDeletion on owned objects (OpenShift's OwnerReferencesPermissionEnforcement)"));
 

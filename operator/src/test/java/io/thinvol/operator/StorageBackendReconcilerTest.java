@@ -21,10 +21,6 @@ import io.thinvol.operator.model.VolumeSnapshotClass;
 import io.thinvol.testing.ApiRequest;
 import io.thinvol.testing.PlayedControllers;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -53,18 +49,6 @@ class StorageBackendReconcilerTest extends MockClusterTest {
             .findFirst()
             .orElseThrow()
             .split(" ")[1]);
-  }
-
-  private HttpResponse<String> get(String path) {
-    try {
-      return HttpClient.newHttpClient()
-          .send(
-              HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + operator.healthPort() + path))
-                  .build(),
-              HttpResponse.BodyHandlers.ofString());
-    } catch (IOException | InterruptedException e) {
-      throw new AssertionError("GET " + path, e);
-    }
   }
 
   @Test

@@ -91,6 +91,11 @@ class VolumeMoveEndToEndTest extends TwoNodeEndToEndTest {
       assertThat(leftovers(volume)).as(e.getMessage()).isEmpty();
     }
     assertThat(oldVolume).isNotEqualTo(volume.getMetadata().getName());
+    assertThat(client.v1().events().inNamespace(APPS).list().getItems())
+        .as("a move that succeeds is quiet (QuietMoveTest)")
+        .filteredOn(e -> e.getType().equals("Warning"))
+        .extracting(e -> e.getInvolvedObject().getName() + ": " + e.getReason())
+        .isEmpty();
   }
 
   @Test

@@ -75,6 +75,13 @@ public final class DriverCalls implements AutoCloseable {
           }
         },
         MoreExecutors.directExecutor());
+    // A caller that gives up the call (its node is lost) ends it on the wire too.
+    result.whenComplete(
+        (response, failure) -> {
+          if (result.isCancelled()) {
+            call.cancel(true);
+          }
+        });
     return result;
   }
 

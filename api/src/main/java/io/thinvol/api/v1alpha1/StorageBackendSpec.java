@@ -77,7 +77,8 @@ public class StorageBackendSpec {
   @ValidationRule(value = MonitoringSpec.ORDER_RULE, message = MonitoringSpec.ORDER_MESSAGE)
   private MonitoringSpec monitoring;
 
-  @JsonPropertyDescription("Limits on moving volumes between nodes (VolumeMoves, evacuations).")
+  @JsonPropertyDescription(
+      "How volumes move between nodes (VolumeMoves, evacuations): limits and deadlines.")
   private MovesSpec moves;
 
   /** Log levels of the driver. */

@@ -26,7 +26,8 @@ public class StorageBackendStatus extends ConditionedStatus {
 
   @JsonPropertyDescription(
       "Ready (the driver runs and is registered on every selected node), Progressing (a rollout"
-          + " is under way), Degraded (something needs a person; the message says what).")
+          + " is under way), Degraded (something needs a person; the message says what),"
+          + " VolumesOnLostNodes (claims bound to volumes on a deleted or out-of-service node).")
   @Override
   public List<Condition> getConditions() {
     return super.getConditions();

@@ -80,7 +80,9 @@ public class VolumeMoveStatus extends ConditionedStatus {
           + " the replica promoted as it is); decided when the cut-over began.")
   private String replicaCutOver;
 
-  @JsonPropertyDescription("PreCopied, CutOver, Succeeded; the message says why.")
+  @JsonPropertyDescription(
+      "PreCopied, CutOver, Succeeded or Failed, and NodeNotReady while the source or target node"
+          + " is not Ready or is lost; the message says why.")
   @Override
   public List<Condition> getConditions() {
     return super.getConditions();

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
@@ -13,7 +14,8 @@ import java.util.function.Supplier;
  * The operator's HTTP endpoints for the kubelet and Prometheus. {@code /healthz} (liveness) fails
  * only when an informer has stopped working for good ({@link InformerHealth}); {@code /readyz}
  * (readiness) is ready once the operator has started (its informers synced; a standby replica is
- * ready too); {@code /metrics} is Prometheus text.
+ * ready too), and says what waits for a CRD the cluster lacks (the rest of the operator works, so
+ * it is ready all the same); {@code /metrics} is Prometheus text.
  */
 public final class HealthServer implements AutoCloseable {
 
@@ -25,9 +27,14 @@ public final class HealthServer implements AutoCloseable {
 
   /**
    * @param port 0 picks a free port
+   * @param waiting what waits for a missing CRD, and how to install it
    */
   public static HealthServer start(
-      int port, InformerHealth informers, BooleanSupplier started, Supplier<String> metrics)
+      int port,
+      InformerHealth informers,
+      BooleanSupplier started,
+      Supplier<Optional<String>> waiting,
+      Supplier<String> metrics)
       throws IOException {
     HttpServer http = HttpServer.create(new InetSocketAddress(port), 8);
     http.createContext(
@@ -40,7 +47,8 @@ public final class HealthServer implements AutoCloseable {
         "/readyz",
         exchange -> {
           boolean ready = started.getAsBoolean();
-          reply(exchange, ready ? 200 : 503, ready ? "ok\n" : "starting\n");
+          String detail = waiting.get().map(text -> "; " + text).orElse("");
+          reply(exchange, ready ? 200 : 503, (ready ? "ok" : "starting") + detail + "\n");
         });
     http.createContext("/metrics", exchange -> reply(exchange, 200, metrics.get()));
     http.start();

@@ -3,6 +3,7 @@ package io.thinvol.operator.model;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
 import io.thinvol.api.BackendNames;
+import io.thinvol.operator.kinds.OptionalKinds;
 import io.thinvol.operator.monitoring.MonitoringApi;
 import io.thinvol.operator.monitoring.OpenShiftMonitoringModel;
 import java.util.ArrayList;
@@ -96,7 +97,7 @@ public final class OperatorRbac {
     rules.add(GroupSnapshotModel.GROUP, "volumegroupsnapshotclasses", MANAGE);
     // Node evacuation (io.thinvol.operator.evacuate): a VolumeMove for every thinvol volume of a
     // node annotated thinvol.io/evacuate=true; those not yet cutting over are deleted when the
-    // annotation goes. (It reads nodes with the node pods' rules, which the operator holds.)
+    // annotation goes.
     rules.add("thinvol.io", "volumemoves", "list", "watch", "create", "delete");
     // VolumeReplications (io.thinvol.operator.replicate): the finalizer (a patch), the status, its
     // class; a failover or a switchover is a VolumeMove it creates (above); a stale copy's old
@@ -104,6 +105,17 @@ public final class OperatorRbac {
     rules.add("thinvol.io", "volumereplications", "get", "list", "watch", "patch");
     rules.add("thinvol.io", "volumereplications/status", "update");
     rules.add("thinvol.io", "volumereplicationclasses", "get");
+    // Nodes: their annotation (evacuation), health (a move's nodes NotReady or lost) and deletion
+    // (claims on lost nodes, io.thinvol.operator.nodeloss), which a Warning on each claim tells.
+    rules.add("", "nodes", READ);
+    // A kind beyond StorageBackend may be missing (Helm never upgrades a chart's CRDs): the
+    // operator watches the CRD of each it lacks, by name, to start what waits for it once served.
+    rules.addNamed(
+        "apiextensions.k8s.io",
+        "customresourcedefinitions",
+        OptionalKinds.crdNames(),
+        "list",
+        "watch");
     if (openShift) {
       // The console's dashboard: one ConfigMap in openshift-config-managed, by name; create cannot
       // be limited to a name, nor (in a CSV) to another namespace.
@@ -160,12 +172,16 @@ public final class OperatorRbac {
     private final List<PolicyRule> named = new ArrayList<>();
 
     void addNamed(String group, String resource, String name, String... verbs) {
+      addNamed(group, resource, List.of(name), verbs);
+    }
+
+    void addNamed(String group, String resource, List<String> names, String... verbs) {
       // a rule of its own: merged with the unnamed ones it would widen to every name
       named.add(
           new PolicyRuleBuilder()
               .withApiGroups(group)
               .withResources(resource)
-              .withResourceNames(name)
+              .withResourceNames(names)
               .withVerbs(verbs)
               .build());
     }

@@ -176,51 +176,17 @@ public final class StatusModel {
     return status;
   }
 
-  /** The status of a backend whose deletion waits for volumes that still use it. */
-  public static StorageBackendStatus deletionBlocked(
-      StorageBackend backend, String message, Instant now) {
-    return degraded(backend, "DeletionBlocked", message, now);
-  }
-
-  /**
-   * The status of a backend whose reconcile failed: Degraded with the reason; the other conditions
-   * stay as last known, since the failure says nothing about the nodes.
-   */
-  public static StorageBackendStatus failed(
-      StorageBackend backend, ReconcileFailure failure, Instant now) {
-    return degraded(backend, failure.reason(), failure.message(), now);
-  }
-
-  private static StorageBackendStatus degraded(
-      StorageBackend backend, String reason, String message, Instant now) {
-    long generation = generation(backend);
-    StorageBackendStatus status =
-        Optional.ofNullable(backend.getStatus())
-            .map(Serialization::clone)
-            .orElseGet(() -> fresh(backend));
-    List<Condition> previous = status.getConditions();
-    List<Condition> conditions = new ArrayList<>();
-    for (Condition condition : previous) {
-      if (!DEGRADED.equals(condition.getType())) {
-        conditions.add(condition);
-      }
-    }
-    conditions.add(Conditions.of(previous, DEGRADED, "True", reason, message, generation, now));
-    status.setConditions(conditions);
-    return status;
-  }
-
-  private static long generation(StorageBackend backend) {
+  static long generation(StorageBackend backend) {
     return Optional.ofNullable(backend.getMetadata().getGeneration()).orElse(0L);
   }
 
-  private static List<Condition> previousConditions(StorageBackend backend) {
+  static List<Condition> previousConditions(StorageBackend backend) {
     return Optional.ofNullable(backend.getStatus())
         .map(StorageBackendStatus::getConditions)
         .orElse(List.of());
   }
 
-  private static StorageBackendStatus fresh(StorageBackend backend) {
+  static StorageBackendStatus fresh(StorageBackend backend) {
     StorageBackendStatus status = new StorageBackendStatus();
     status.setDriverName(backend.driverName());
     status.setObservedGeneration(generation(backend));

@@ -65,6 +65,14 @@ final class CopyCalls {
     return calls.runs(uid + COPY) ? Optional.of("the copy to the target node") : Optional.empty();
   }
 
+  /**
+   * Gives up the move's calls in flight (their node is lost, or NotReady past the deadline): they
+   * end at once, cancelled, and what they may have made is dropped by name as after a restart.
+   */
+  void cancel(String uid) {
+    calls.cancel(uid + "/");
+  }
+
   /** Forgets a move's calls (they ended or were given up). */
   void forget(String uid) {
     calls.forget(uid + "/");

@@ -23,9 +23,6 @@ import java.util.concurrent.CompletionException;
  */
 final class CutOverCopy {
 
-  /** How long S2 and the copy may keep failing for reasons that pass before the move rolls back. */
-  static final Duration DEADLINE = Duration.ofMinutes(10);
-
   static final Duration POLL = Duration.ofMillis(500);
 
   /** A driver call failing for these may succeed when asked again. */
@@ -206,16 +203,18 @@ final class CutOverCopy {
   }
 
   /**
-   * A failure that may pass, until {@link #DEADLINE} after the cut-over began: then it rolls back.
+   * A failure that may pass, until the backend's cut-over deadline ({@link MoveDeadlines}) after
+   * the cut-over began: then it rolls back.
    *
    * @param reason null while merely waiting
    */
   static Duration passing(Move move, String reason, String message) throws MoveFailure {
     Instant since = Instant.parse(move.status().getCutOverStartTime());
-    if (move.now().isAfter(since.plus(DEADLINE))) {
+    Duration deadline = MoveDeadlines.of(move).cutOver();
+    if (move.now().isAfter(since.plus(deadline))) {
       throw MoveFailure.failed(
           reason == null ? "CutOverTimedOut" : reason,
-          message + " (for " + DEADLINE.toMinutes() + " minutes)");
+          message + " (for " + MoveDeadlines.say(deadline) + ")");
     }
     move.message(reason == null ? message : message + "; trying again");
     move.save();

@@ -16,7 +16,7 @@ final class CutOverStep {
 
   /**
    * @param leaving the move is being deleted: nothing new is begun forward
-   * @return when to look again, or null when the move ended
+   * @return when to look again, or null when the move ended or went back to WaitingForCutOver
    */
   static Duration run(Move move, boolean leaving) throws MoveFailure {
     MoveNames names = move.names();
@@ -31,8 +31,14 @@ final class CutOverStep {
         if (leaving) {
           throw MoveFailure.failed("Deleted", "the VolumeMove was deleted before the cut-over");
         }
+        if (NodeWait.cutOverNotBegun(move)) {
+          return null; // WaitingForCutOver again, which waits for the node
+        }
         return ClaimRelease.run(move, claim.get(), old);
       case DELETING:
+        if (NodeWait.duringCutOver(move, old)) {
+          return Rollback.run(move, claim, old);
+        }
         move.message(
             "waiting for PersistentVolumeClaim "
                 + names.claim()
@@ -46,6 +52,9 @@ final class CutOverStep {
       default:
         if (leaving) {
           Rollback.begin(move, "Deleted", "the VolumeMove was deleted during the cut-over");
+          return Rollback.run(move, claim, old);
+        }
+        if (NodeWait.duringCutOver(move, old)) {
           return Rollback.run(move, claim, old);
         }
         return CutOverCopy.run(move, old);

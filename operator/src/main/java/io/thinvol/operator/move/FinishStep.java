@@ -69,6 +69,10 @@ final class FinishStep {
         return promoting;
       }
     }
+    NodeWait.Release release = NodeWait.beforeReleasingSource(move, old);
+    if (release != NodeWait.Release.GO) {
+      return release == NodeWait.Release.HOLD ? NodeWait.POLL : null;
+    }
     TemporaryObjects.remove(move);
     String policy = status.getOriginalReclaimPolicy();
     if (ReplicaMove.promoted(move)) {

@@ -21,6 +21,7 @@ final class Move {
   private VolumeMove resource;
   private final VolumeMoveStatus status;
   private final MoveNames names;
+  private String held;
 
   /** Writes a move's status; answers the move as stored. */
   interface StatusWriter {
@@ -70,11 +71,25 @@ final class Move {
   /** Moves to a phase with the message that says what it does or waits for. */
   void phase(MovePhase phase, String message) {
     status.setPhase(phase);
-    status.setMessage(message);
+    message(message);
   }
 
   void message(String message) {
+    status.setMessage(held == null ? message : held);
+  }
+
+  /**
+   * The message for the rest of this step, whatever it says it does: a cut-over that goes on while
+   * a node is NotReady says when it rolls back, not which call it tries again.
+   */
+  void holdMessage(String message) {
+    held = message;
     status.setMessage(message);
+  }
+
+  /** Each step, and a failure, says its own message again. */
+  void releaseMessage() {
+    held = null;
   }
 
   void condition(String type, boolean holds, String reason, String message) {

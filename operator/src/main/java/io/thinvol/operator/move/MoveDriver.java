@@ -32,6 +32,7 @@ final class MoveDriver {
         return Optional.empty();
       }
       Duration wait;
+      move.releaseMessage();
       try {
         wait = leaving && phase != MovePhase.CuttingOver ? leave(move) : run(move, phase, leaving);
       } catch (MoveFailure failure) {
@@ -45,6 +46,12 @@ final class MoveDriver {
   }
 
   private static Duration run(Move move, MovePhase phase, boolean leaving) throws MoveFailure {
+    if (phase != MovePhase.CuttingOver && move.status().getSourceNode() != null) {
+      Duration waiting = NodeWait.beforeClaimDeleted(move);
+      if (waiting != null) {
+        return waiting;
+      }
+    }
     return switch (phase) {
       case Pending -> PendingStep.run(move);
       case PreCopying -> PreCopyStep.run(move);
@@ -56,7 +63,12 @@ final class MoveDriver {
 
   /** A move deleted before its cut-over: what it made goes. */
   private static Duration leave(Move move) {
-    TemporaryObjects.remove(move);
+    Duration claimsLeft =
+        TemporaryObjects.waitForFailedMovesClaims(move, "the VolumeMove is being deleted");
+    if (claimsLeft != null) {
+      return claimsLeft;
+    }
+    TemporaryObjects.removeAfterFailure(move);
     TemporaryObjects.end(
         move, "Deleted", "the VolumeMove was deleted; the claim was not changed", false);
     return null;
@@ -64,6 +76,7 @@ final class MoveDriver {
 
   private static Duration fail(Move move, MoveFailure failure) {
     log.warn("{}: {}", failure.reason(), failure.getMessage());
+    move.releaseMessage();
     ClaimState state =
         move.phase() == MovePhase.CuttingOver
             ? ClaimState.of(

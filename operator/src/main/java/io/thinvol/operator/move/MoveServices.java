@@ -19,6 +19,7 @@ record MoveServices(
     TargetChoice targets,
     KnownMoves moves,
     CopySlots slots,
+    MoveNodes nodes,
     Events events,
     Settings settings,
     String operatorUser,

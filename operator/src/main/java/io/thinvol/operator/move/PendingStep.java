@@ -48,7 +48,7 @@ final class PendingStep {
                   + source.node()
                   + " runs driver "
                   + source.driver()
-                  + ", is schedulable and is not being evacuated");
+                  + ", is schedulable, is Ready and is not being evacuated");
           move.save();
           return TARGET_RECHECK;
         }

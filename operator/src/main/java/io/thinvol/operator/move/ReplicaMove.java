@@ -3,7 +3,7 @@ package io.thinvol.operator.move;
 import io.thinvol.api.v1alpha1.ReplicaPoint;
 import io.thinvol.api.v1alpha1.VolumeMoveStatus;
 import io.thinvol.api.v1alpha1.VolumeReplication;
-import io.thinvol.operator.transfer.NodeFence;
+import io.thinvol.operator.nodeloss.NodeHealth;
 import java.util.List;
 import java.util.Optional;
 
@@ -74,9 +74,22 @@ final class ReplicaMove {
     return replica;
   }
 
-  /** Why the source node is dead and fenced, if it is. */
+  /** Why the source node is dead and fenced (lost), if it is. */
   static Optional<String> sourceFenced(Move move) {
-    return new NodeFence(move.cluster().client()).fenced(move.status().getSourceNode());
+    String node = move.status().getSourceNode();
+    NodeHealth health = move.services().nodes().health(node);
+    return health.lost()
+        ? Optional.of("node " + node + " is " + health.describe())
+        : Optional.empty();
+  }
+
+  /**
+   * Whether the move takes the replica without its source: a replica's move whose cut-over has not
+   * begun a final delta. Its source node being lost is then what it is for, not a reason to wait or
+   * fail.
+   */
+  static boolean failsOver(Move move) {
+    return of(move) && !FINAL_DELTA.equals(move.status().getReplicaCutOver());
   }
 
   /**

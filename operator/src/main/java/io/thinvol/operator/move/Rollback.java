@@ -113,7 +113,8 @@ final class Rollback {
     if (!ReplicaMove.promoted(move)) {
       CutSnapshot.dropUnimported(move, old); // a failover took none
     }
-    TemporaryObjects.remove(move);
+    // The copy's claim went at the start; the pre-copy's is bound: its snapshot may go with it.
+    TemporaryObjects.removeAfterFailure(move);
     String why =
         Conditions.find(move.status().getConditions(), MoveStatusModel.CUT_OVER)
             .map(c -> c.getMessage())

@@ -69,6 +69,19 @@ final class SnapshotObjects {
         .map(String::valueOf);
   }
 
+  /**
+   * Whether the snapshot controller has bound {@code content} to a VolumeSnapshot (its {@code
+   * volumeSnapshotRef} carries the snapshot's uid, which only the binding writes): then the
+   * controller deletes it once that snapshot is gone, also when the snapshot is gone already by the
+   * time a move looks again, and a delete of the operator's besides races the csi-snapshotter.
+   */
+  static boolean bound(GenericKubernetesResource content) {
+    Object spec = content.getAdditionalProperties().get("spec");
+    Object ref = spec instanceof Map<?, ?> map ? map.get("volumeSnapshotRef") : null;
+    Object uid = ref instanceof Map<?, ?> map ? map.get("uid") : null;
+    return uid != null && !String.valueOf(uid).isEmpty();
+  }
+
   @SuppressWarnings("unchecked")
   private static Map<String, Object> status(GenericKubernetesResource object) {
     Object status = object == null ? null : object.getAdditionalProperties().get("status");

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.thinvol.addons.call.MoveCopier;
 import io.thinvol.addons.resolve.DriverEndpoint;
 import io.thinvol.api.BackendNames;
+import io.thinvol.api.v1alpha1.MovesSpec;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.operator.transfer.QuickAnswers;
 import java.time.Duration;
@@ -53,13 +54,17 @@ final class SourceFacts {
   }
 
   static int slots(Move move, PersistentVolume volume) {
+    return Optional.ofNullable(moves(move, volume).getMaxConcurrentPerNode()).orElse(DEFAULT_SLOTS);
+  }
+
+  /** The volume's backend's {@code spec.moves}, empty where it sets none. */
+  static MovesSpec moves(Move move, PersistentVolume volume) {
     StorageBackend backend =
         move.cluster().client().resources(StorageBackend.class).withName(backend(volume)).get();
     return Optional.ofNullable(backend)
         .map(StorageBackend::getSpec)
         .map(spec -> spec.getMoves())
-        .map(moves -> moves.getMaxConcurrentPerNode())
-        .orElse(DEFAULT_SLOTS);
+        .orElseGet(MovesSpec::new);
   }
 
   static Optional<DriverEndpoint> endpoint(Move move, PersistentVolume volume, String node) {

@@ -1,29 +1,107 @@
 package io.thinvol.operator.move;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.thinvol.api.v1alpha1.MovePhase;
+import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /**
  * What a move made only for its own use, removed when it ends: the admission policy, the pre-copy
  * (S1 and the claim restored from it), S2 and the claim entitled to it. Deleting what is gone
  * succeeds, so this may run any number of times.
+ *
+ * <p>The snapshots go as the snapshot controller (external-snapshotter) expects. A VolumeSnapshot
+ * goes once no Pending claim is restored from it (the controller keeps it, with a Warning {@code
+ * SnapshotDeletePending}, and tries again): at a move's end the copy's claim is gone already and
+ * the pre-copy's is bound, which the controller does not mind; a move deleted during its pre-copy
+ * waits for the pre-copy's claim to be gone ({@link #waitForFailedMovesClaims}). A content bound to
+ * its VolumeSnapshot goes only through it: the controller marks it for the node's csi-snapshotter
+ * and deletes it itself, and a delete of the operator's besides lets the csi-snapshotter remove it
+ * before the controller's own delete, which then fails with a Warning {@code
+ * SnapshotContentObjectDeleteError}. A content bound to none (S2 imported, its VolumeSnapshot never
+ * made or not bound yet) is nobody's but the move's to delete.
  */
 final class TemporaryObjects {
+
+  static final Duration POLL = Duration.ofMillis(500);
 
   private TemporaryObjects() {}
 
   static void remove(Move move) {
+    remove(move, false);
+  }
+
+  /**
+   * What a move that did not move the claim made goes; the pre-copy stays when the source node is
+   * lost: then it may be the only copy of the data left, as of the pre-copy.
+   */
+  static void removeAfterFailure(Move move) {
+    remove(move, true);
+  }
+
+  private static void remove(Move move, boolean failed) {
     MoveNames names = move.names();
     MoveCluster cluster = move.cluster();
     cluster.deletePolicy(names);
-    cluster.deleteClaim(names.namespace(), names.cut());
-    cluster.deleteClaim(names.namespace(), names.baseClaim());
+    boolean keepPreCopy = failed && preCopyOfLostSource(move);
+    deleteClaims(move, keepPreCopy);
+    if (keepPreCopy) {
+      move.warning(
+          "PreCopyKept",
+          "the source node "
+              + move.status().getSourceNode()
+              + " is lost: PersistentVolumeClaim "
+              + names.baseClaim()
+              + " on node "
+              + move.status().getTargetNode()
+              + " is kept. It holds the data of PersistentVolumeClaim "
+              + names.claim()
+              + " as of the pre-copy ("
+              + move.status().getPreCopyCompletionTime()
+              + "), not what was written since; clone it into a claim of your own, or delete it");
+    }
     if (move.services().settings().snapshotApi()) {
+      Optional<GenericKubernetesResource> content = cluster.snapshotContent(names.cut());
       cluster.deleteSnapshot(names.namespace(), names.cut());
-      cluster.deleteSnapshotContent(names.cut());
+      if (content.isPresent() && !SnapshotObjects.bound(content.get())) {
+        cluster.deleteSnapshotContent(names.cut());
+      }
       cluster.deleteSnapshot(names.namespace(), names.preSnapshot());
     }
+  }
+
+  /**
+   * Deletes the claims restored from the move's snapshots (the copy's, and the pre-copy's unless it
+   * is kept); true once they are gone.
+   */
+  private static boolean deleteClaims(Move move, boolean keepPreCopy) {
+    MoveNames names = move.names();
+    MoveCluster cluster = move.cluster();
+    boolean gone = true;
+    for (String claim :
+        keepPreCopy ? List.of(names.cut()) : List.of(names.cut(), names.baseClaim())) {
+      cluster.deleteClaim(names.namespace(), claim);
+      gone &= cluster.claim(names.namespace(), claim).isEmpty();
+    }
+    return gone;
+  }
+
+  /**
+   * Asks to look again while the claims restored from the snapshots are not gone yet; a failed
+   * move's pre-copy of a lost source is not waited for ({@link #removeAfterFailure} keeps it).
+   */
+  static Duration waitForFailedMovesClaims(Move move, String doing) {
+    if (deleteClaims(move, preCopyOfLostSource(move))) {
+      return null;
+    }
+    move.message(
+        doing
+            + "; waiting for the claims restored from its snapshots to be gone before the"
+            + " snapshots are deleted");
+    move.save();
+    return POLL;
   }
 
   /**
@@ -32,7 +110,7 @@ final class TemporaryObjects {
    */
   static void abandon(Move move, MoveFailure failure) {
     if (!failure.refusal()) {
-      remove(move);
+      removeAfterFailure(move);
     }
     String policy = move.status().getOriginalReclaimPolicy();
     Optional<PersistentVolume> old = move.cluster().volume(move.status().getSourceVolume());
@@ -41,6 +119,12 @@ final class TemporaryObjects {
           .patchVolume(old.get().getMetadata().getName(), VolumeObjects.releasePatch(policy));
     }
     end(move, failure.reason(), failure.getMessage(), failure.refusal());
+  }
+
+  private static boolean preCopyOfLostSource(Move move) {
+    return move.status().getPreCopyCompletionTime() != null
+        && move.status().getSourceNode() != null
+        && move.services().nodes().health(move.status().getSourceNode()).lost();
   }
 
   /** Records the end of a move that did not move anything. */

@@ -50,6 +50,7 @@ public class VolumeMoveReconciler implements Reconciler<VolumeMove>, Cleaner<Vol
             new TargetChoice(client, settings.namespace()),
             moves,
             new CopySlots(moves),
+            new MoveNodes(client),
             events,
             settings,
             "system:serviceaccount:" + settings.namespace() + ":" + OperatorRbac.SERVICE_ACCOUNT,
@@ -60,7 +61,7 @@ public class VolumeMoveReconciler implements Reconciler<VolumeMove>, Cleaner<Vol
   public List<EventSource<?, VolumeMove>> prepareEventSources(
       EventSourceContext<VolumeMove> context) {
     moves.readFrom(() -> context.getPrimaryCache().list());
-    return List.of(services.calls().wakeUps());
+    return List.of(services.calls().wakeUps(), services.nodes().eventSource(context));
   }
 
   @Override

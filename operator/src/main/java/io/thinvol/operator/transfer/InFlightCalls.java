@@ -81,6 +81,23 @@ public final class InFlightCalls<R extends HasMetadata> {
     calls.keySet().removeIf(key -> key.startsWith(prefix));
   }
 
+  /**
+   * Gives up the calls whose keys start with {@code prefix}: they end at once, cancelled, and are
+   * forgotten; what they may have made is dropped by name as after a restart.
+   */
+  public void cancel(String prefix) {
+    calls
+        .entrySet()
+        .removeIf(
+            e -> {
+              if (!e.getKey().startsWith(prefix)) {
+                return false;
+              }
+              e.getValue().cancel(true);
+              return true;
+            });
+  }
+
   /** Wakes {@code resource} now (a slot freed, a node came back). */
   public void wake(ResourceID resource) {
     wakeUps.propagateEvent(resource);

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.storage.CSIStorageCapacity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.thinvol.api.BackendNames;
 import io.thinvol.api.v1alpha1.VolumeMove;
+import io.thinvol.operator.nodeloss.NodeHealth;
 import java.math.BigDecimal;
 import java.util.Comparator;
 import java.util.List;
@@ -15,9 +16,9 @@ import java.util.Optional;
 
 /**
  * Where a move without a target goes, or a replica: a node whose kubelet registered the claim's
- * driver, other than the source, schedulable and not being evacuated, with the most capacity the
- * driver publishes for the claim's StorageClass (CSIStorageCapacity); ties go to the first name. A
- * replica's standby may further have to carry some labels, and prefers another zone.
+ * driver, other than the source, schedulable, Ready and not being evacuated, with the most capacity
+ * the driver publishes for the claim's StorageClass (CSIStorageCapacity); ties go to the first
+ * name. A replica's standby may further have to carry some labels, and prefers another zone.
  */
 public final class TargetChoice {
 
@@ -101,9 +102,7 @@ public final class TargetChoice {
     boolean evacuating =
         node.getMetadata().getAnnotations() != null
             && "true".equals(node.getMetadata().getAnnotations().get(VolumeMove.EVACUATE));
-    return !unschedulable
-        && !evacuating
-        && NodeFence.why(node.getMetadata().getName(), node).isEmpty();
+    return !unschedulable && !evacuating && NodeHealth.of(Optional.of(node)).ready();
   }
 
   /** The capacity published for the class, by node (the topology's node label). */

@@ -10,6 +10,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
@@ -30,13 +31,18 @@ class HealthEndpointsTest {
   private final MutableClock clock = new MutableClock(Instant.parse("2026-11-24T10:00:00Z"));
   private Set<String> unhealthy = Set.of();
   private final AtomicBoolean started = new AtomicBoolean(true);
+  private Optional<String> waiting = Optional.empty();
   private HealthServer server;
 
   @BeforeEach
   void start() throws IOException {
     server =
         HealthServer.start(
-            0, new InformerHealth(() -> unhealthy, clock), started::get, () -> "metric 1\n");
+            0,
+            new InformerHealth(() -> unhealthy, clock),
+            started::get,
+            () -> waiting,
+            () -> "metric 1\n");
   }
 
   @AfterEach
@@ -97,6 +103,16 @@ class HealthEndpointsTest {
     started.set(true);
     assertThat(get("/readyz").statusCode()).isEqualTo(200);
     assertThat(get("/metrics").body()).isEqualTo("metric 1\n");
+  }
+
+  @Test
+  @DisplayName("Ready with a CRD missing, saying what waits for it")
+  void readyWithAMissingCrd() {
+    waiting = Optional.of("CRD volumemoves.thinvol.io is not installed, so VolumeMoves wait");
+    HttpResponse<String> readyz = get("/readyz");
+    assertThat(readyz.statusCode()).isEqualTo(200);
+    assertThat(readyz.body())
+        .isEqualTo("ok; CRD volumemoves.thinvol.io is not installed, so VolumeMoves wait\n");
   }
 
   private HttpResponse<String> get(String path) {

@@ -260,7 +260,10 @@ class ModelTest {
               container.getLivenessProbe(),
               container.getReadinessProbe())) {
         if (probe != null) {
-          assertThat(probe.getInitialDelaySeconds()).isNotNull();
+          // not written: the API server stores no zero initial delay, so a 0 would never match
+          assertThat(probe.getInitialDelaySeconds()).isNull();
+          assertThat(probe.getPeriodSeconds()).isNotNull();
+          assertThat(probe.getFailureThreshold()).isNotNull();
           assertThat(probe.getTimeoutSeconds()).isNotNull();
           assertThat(probe.getSuccessThreshold()).isNotNull();
           assertThat(probe.getHttpGet().getScheme()).isEqualTo("HTTP");

@@ -1,5 +1,7 @@
 package io.thinvol.testing.real;
 
+import static java.util.concurrent.TimeUnit.SECONDS;
+
 import io.fabric8.kubernetes.api.model.APIGroup;
 import io.fabric8.kubernetes.api.model.APIResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -152,15 +154,22 @@ public final class ClusterBaseline {
     admin.raw("/api/v1/namespaces/" + name + "/finalize", "PUT", namespace);
   }
 
-  /** Writes back the fixture's objects as they were, where a test changed them. */
+  /**
+   * Writes back the fixture's objects as they were, where a test changed them, and makes them again
+   * where it deleted them (a CRD a test runs without).
+   */
   private void writeBackChanged(KubernetesClient admin) {
-    for (GenericKubernetesResource saved : objects.values()) {
+    for (GenericKubernetesResource saved : List.copyOf(objects.values())) {
       if (!RESTORED_KINDS.contains(saved.getKind())) {
         continue;
       }
       GenericKubernetesResource now = admin.resource(saved).get();
+      if (now == null) {
+        makeAgain(admin, saved);
+        continue;
+      }
       String version = saved.getMetadata().getResourceVersion();
-      if (now == null || now.getMetadata().getResourceVersion().equals(version)) {
+      if (now.getMetadata().getResourceVersion().equals(version)) {
         continue;
       }
       GenericKubernetesResource back = Serialization.clone(saved);
@@ -169,6 +178,37 @@ public final class ClusterBaseline {
       GenericKubernetesResource written = admin.resource(back).update();
       saved.getMetadata().setResourceVersion(written.getMetadata().getResourceVersion());
     }
+  }
+
+  /** Creates a deleted object of the baseline again; a CRD is awaited until it is served. */
+  private void makeAgain(KubernetesClient admin, GenericKubernetesResource saved) {
+    GenericKubernetesResource again = Serialization.clone(saved);
+    again.getMetadata().setUid(null);
+    again.getMetadata().setResourceVersion(null);
+    again.getMetadata().setCreationTimestamp(null);
+    again.getMetadata().setManagedFields(null);
+    again.getAdditionalProperties().remove("status");
+    GenericKubernetesResource made = admin.resource(again).create();
+    if (saved.getKind().equals("CustomResourceDefinition")) {
+      made =
+          admin
+              .resource(made)
+              .waitUntilCondition(ClusterBaseline::established, SETTLE.toSeconds(), SECONDS);
+    }
+    objects.remove(saved.getMetadata().getUid());
+    objects.put(made.getMetadata().getUid(), made);
+  }
+
+  private static boolean established(GenericKubernetesResource crd) {
+    Object status = crd == null ? null : crd.getAdditionalProperties().get("status");
+    return status instanceof Map<?, ?> fields
+        && fields.get("conditions") instanceof List<?> conditions
+        && conditions.stream()
+            .anyMatch(
+                c ->
+                    c instanceof Map<?, ?> condition
+                        && "Established".equals(condition.get("type"))
+                        && "True".equals(condition.get("status")));
   }
 
   /** Every resource to look at: the preferred version of each group, subresources left out. */
