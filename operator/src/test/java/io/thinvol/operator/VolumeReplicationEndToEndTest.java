@@ -12,6 +12,7 @@ import io.thinvol.api.v1alpha1.ReplicaState;
 import io.thinvol.api.v1alpha1.ReplicationState;
 import io.thinvol.api.v1alpha1.VolumeReplication;
 import io.thinvol.driver.preflight.DataFiles;
+import io.thinvol.testing.DescribedEvents;
 import io.thinvol.testing.StrictApiServer;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -127,19 +128,23 @@ class VolumeReplicationEndToEndTest extends TwoNodeEndToEndTest {
         "a switchover waiting for the claim to be unused",
         r -> r.getStatus().getVolumeMove() != null);
     restarted.stop();
-    VolumeReplication back =
-        awaitReplication(
-            "switched over to node-a",
-            r ->
-                r.getStatus().getState() == ReplicaState.Secondary
-                    && A.equals(r.getStatus().getPrimaryNode()));
+    awaitReplication(
+        "switched over to node-a",
+        r ->
+            r.getStatus().getState() == ReplicaState.Secondary
+                && A.equals(r.getStatus().getPrimaryNode()));
     assertThat(VolumeNodes.of(volumeOf(claim()))).containsExactly(A);
     PlayedPod home = PlayedPod.start(client, nodes.node(A), APPS, "app-home", CLAIM);
     assertThat(DataFiles.sha256(home.mount().resolve("synced.bin"))).isEqualTo(synced);
     assertThat(DataFiles.sha256(home.mount().resolve("after-failover.bin")))
         .isEqualTo(afterFailover);
     assertThat(eventReasons(APPS, REPLICATION)).contains("SwitchingOver", "SwitchedOver");
-    assertThat(back.getStatus().getMessage()).contains("with nothing lost");
+    // the Event, not status.message: the message already says what runs next (the new standby's
+    // first sync)
+    assertThat(DescribedEvents.events(client, null, APPS, REPLICATION, null))
+        .filteredOn(e -> "SwitchedOver".equals(e.getReason()))
+        .singleElement()
+        .satisfies(e -> assertThat(e.getMessage()).contains("with nothing lost"));
     home.stop();
   }
 

@@ -105,17 +105,7 @@ final class ReplicaPromotion {
     if (move.cluster().volume(names.newVolume()).isEmpty()) {
       return;
     }
-    Map<String, Object> claimRef = new HashMap<>();
-    claimRef.put("name", names.cut());
-    claimRef.put("uid", VolumeObjects.discardedClaimUid(names));
-    claimRef.put("resourceVersion", null);
-    move.cluster()
-        .patchVolume(
-            names.newVolume(),
-            Serialization.asJson(
-                Map.of(
-                    "spec",
-                    Map.of("claimRef", claimRef, "persistentVolumeReclaimPolicy", "Retain"))));
+    move.cluster().patchVolume(names.newVolume(), VolumeObjects.unclaimedPatch(names, "Retain"));
   }
 
   /** The old volume after a failover: the move's marks off, Retain kept, the stale copy's mark. */

@@ -154,17 +154,7 @@ final class Rollback {
     }
     var ref = made.get().getSpec().getClaimRef();
     if (ref == null || !VolumeObjects.discardedClaimUid(names).equals(ref.getUid())) {
-      Map<String, Object> claimRef = new HashMap<>();
-      claimRef.put("name", names.cut());
-      claimRef.put("uid", VolumeObjects.discardedClaimUid(names));
-      claimRef.put("resourceVersion", null);
-      move.cluster()
-          .patchVolume(
-              names.newVolume(),
-              Serialization.asJson(
-                  Map.of(
-                      "spec",
-                      Map.of("claimRef", claimRef, "persistentVolumeReclaimPolicy", "Delete"))));
+      move.cluster().patchVolume(names.newVolume(), VolumeObjects.unclaimedPatch(names, "Delete"));
     }
   }
 }

@@ -92,18 +92,7 @@ final class MoveFollowUp {
       stale.setVolumeHandle(handleOf(replication, move.getStatus().getSourceVolume()));
       stale.setDemoted(false);
       status.setStaleCopy(stale);
-      String lost =
-          "PersistentVolumeClaim "
-              + claim
-              + " runs on node "
-              + to
-              + " from the replica of "
-              + status.getLastSyncTime()
-              + ": what was written to it on node "
-              + from
-              + " after "
-              + status.getLastSyncTime()
-              + " is lost";
+      String lost = lost(claim, from, to, status.getLastSyncTime());
       replication.warning("FailedOver", lost);
       replication.condition(ReplicationConditions.DEGRADED, true, "FailedOver", lost);
       replication.condition(ReplicationConditions.COMPLETED, true, "FailedOver", lost);
@@ -135,6 +124,21 @@ final class MoveFollowUp {
       replication.services().calls().forget(replication.names().calls());
     }
     replication.save();
+  }
+
+  /** What a failover lost, as the status and the Warning {@code FailedOver} say it. */
+  static String lost(String claim, String from, String to, String lastSync) {
+    return "PersistentVolumeClaim "
+        + claim
+        + " runs on node "
+        + to
+        + " from the replica of "
+        + lastSync
+        + ": what was written to it on node "
+        + from
+        + " after "
+        + lastSync
+        + " is lost";
   }
 
   /** The replica a switchover copied onto: the new volume is another, made from it. */

@@ -1,6 +1,5 @@
 package io.thinvol.operator.replicate;
 
-import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.thinvol.api.BackendNames;
 import io.thinvol.api.kube.Conditions;
@@ -68,18 +67,8 @@ final class Replication {
 
   /** Sets a condition, keeping its transition time when its status did not change. */
   void condition(String type, boolean holds, String reason, String message) {
-    List<Condition> previous = status.getConditions() == null ? List.of() : status.getConditions();
-    Condition next =
-        Conditions.of(
-            previous, type, holds ? "True" : "False", reason, message, generation(), now());
-    List<Condition> conditions = new ArrayList<>();
-    for (Condition c : previous) {
-      if (!c.getType().equals(type)) {
-        conditions.add(c);
-      }
-    }
-    conditions.add(next);
-    status.setConditions(conditions);
+    status.setConditions(
+        Conditions.with(status.getConditions(), type, holds, reason, message, generation(), now()));
   }
 
   void normal(String reason, String message) {

@@ -1,5 +1,7 @@
 package io.thinvol.operator.replicate;
 
+import io.thinvol.api.kube.Conditions;
+import io.thinvol.api.v1alpha1.FailoverRecord;
 import io.thinvol.api.v1alpha1.ReplicaPoint;
 import io.thinvol.api.v1alpha1.VolumeReplicationStatus;
 import io.thinvol.operator.transfer.QuickAnswers;
@@ -40,12 +42,29 @@ final class StandbyStep {
               + claim.node()
               + " runs driver "
               + claim.driver()
-              + ", is schedulable, not fenced and not being evacuated"
+              + ", is schedulable and Ready, not fenced and not being evacuated"
               + (claim.parameters().standbyLabels().isEmpty()
                   ? ""
                   : " and has the labels " + claim.parameters().standbyLabels());
-      replication.condition(ReplicationConditions.DEGRADED, true, "NoStandby", why);
       replication.condition(ReplicationConditions.REPLICATING, false, "NoStandby", why);
+      FailoverRecord failover = status.getLastFailover();
+      if (failover != null
+          && Conditions.find(status.getConditions(), ReplicationConditions.DEGRADED)
+              .filter(c -> "True".equals(c.getStatus()) && "FailedOver".equals(c.getReason()))
+              .isPresent()) {
+        // what the failover lost stays said until a replica is made again
+        why =
+            MoveFollowUp.lost(
+                    replication.names().claim(),
+                    failover.getFromNode(),
+                    failover.getToNode(),
+                    failover.getDataLostAfter())
+                + "; "
+                + why;
+        replication.condition(ReplicationConditions.DEGRADED, true, "FailedOver", why);
+      } else {
+        replication.condition(ReplicationConditions.DEGRADED, true, "NoStandby", why);
+      }
       replication.message(why);
       return Optional.empty();
     }
