@@ -41,23 +41,36 @@ public final class OperatorLeader {
   }
 
   /**
-   * Makes a replica on {@code node} the leader: the leader elsewhere is deleted, and the Lease
-   * awaited in the hands of a pod on {@code node} (the standby there, where the replicas spread).
+   * Makes a replica on {@code node} the leader: a leader elsewhere is deleted, and the Lease awaited
+   * in other hands, until a pod on {@code node} holds it. The Lease is not given back on a delete:
+   * it expires (15 s), and then any replica may win it, the deleted one's replacement too.
    *
    * @return the leader on {@code node}
    */
   public Pod leadOn(String node, Duration within) {
-    Optional<Pod> now = leader();
-    if (now.isPresent() && !node.equals(now.get().getSpec().getNodeName())) {
-      client.resource(now.get()).delete();
+    long deadline = System.nanoTime() + within.toNanos();
+    while (true) {
+      Pod now =
+          Waits.until(
+              "the operator's Lease " + LEASE + " to be held", within, this::leader, this::where);
+      if (node.equals(now.getSpec().getNodeName())) {
+        return now;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(
+            "no operator replica on node " + node + " won the Lease " + LEASE + ": " + where());
+      }
+      client.resource(now).delete();
+      Waits.untilTrue(
+          "the Lease " + LEASE + " to leave " + now.getMetadata().getName(),
+          within,
+          () -> leader().filter(p -> p.getMetadata().getUid().equals(now.getMetadata().getUid())).isEmpty());
     }
-    return Waits.until(
-        "an operator replica on node " + node + " to hold the Lease " + LEASE,
-        within,
-        () -> leader().filter(p -> node.equals(p.getSpec().getNodeName())),
-        () ->
-            pods().stream()
-                .map(p -> p.getMetadata().getName() + "@" + p.getSpec().getNodeName())
-                .toList());
+  }
+
+  private List<String> where() {
+    return pods().stream()
+        .map(p -> p.getMetadata().getName() + " on " + p.getSpec().getNodeName())
+        .toList();
   }
 }
