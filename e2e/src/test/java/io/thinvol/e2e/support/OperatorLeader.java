@@ -41,9 +41,9 @@ public final class OperatorLeader {
   }
 
   /**
-   * Makes a replica on {@code node} the leader: a leader elsewhere is deleted, and the Lease awaited
-   * in other hands, until a pod on {@code node} holds it. The Lease is not given back on a delete:
-   * it expires (15 s), and then any replica may win it, the deleted one's replacement too.
+   * Makes a replica on {@code node} the leader: a leader elsewhere is deleted, and the Lease
+   * awaited in other hands, until a pod on {@code node} holds it. The Lease is not given back on a
+   * delete: it expires (15 s), and then any replica may win it, the deleted one's replacement too.
    *
    * @return the leader on {@code node}
    */
@@ -64,7 +64,10 @@ public final class OperatorLeader {
       Waits.untilTrue(
           "the Lease " + LEASE + " to leave " + now.getMetadata().getName(),
           within,
-          () -> leader().filter(p -> p.getMetadata().getUid().equals(now.getMetadata().getUid())).isEmpty());
+          () ->
+              leader()
+                  .filter(p -> p.getMetadata().getUid().equals(now.getMetadata().getUid()))
+                  .isEmpty());
     }
   }
 
