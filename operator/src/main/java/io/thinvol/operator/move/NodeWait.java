@@ -214,6 +214,11 @@ final class NodeWait {
     return Release.ENDED;
   }
 
+  /** What the first of the move's nodes that is not Ready is, if one is. */
+  static Optional<String> notReady(Move move) {
+    return trouble(move, true, true).map(Trouble::said);
+  }
+
   /** The first of the move's nodes asked for that is not Ready, the source first. */
   private static Optional<Trouble> trouble(Move move, boolean source, boolean target) {
     MoveNodes nodes = move.services().nodes();

@@ -8,6 +8,8 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A cut-over that cannot finish after the claim was deleted gives the claim its old volume back:
@@ -21,6 +23,8 @@ final class Rollback {
   static final String ROLLING_BACK = "RollingBack";
 
   static final Duration POLL = Duration.ofMillis(500);
+
+  private static final Logger log = LoggerFactory.getLogger(Rollback.class);
 
   private Rollback() {}
 
@@ -48,10 +52,17 @@ final class Rollback {
     String uid = move.resource().getMetadata().getUid();
     Optional<String> inFlight = move.services().calls().inFlight(uid);
     if (inFlight.isPresent()) {
-      // What it made is known when it ends, so that it is not left behind on either node.
-      move.message("rolling back: waiting for " + inFlight.get() + " to end");
-      move.save();
-      return POLL;
+      Optional<String> unanswerable = unanswerable(move, old);
+      if (unanswerable.isEmpty()) {
+        // What it made is known when it ends, so that it is not left behind on either node.
+        move.message("rolling back: waiting for " + inFlight.get() + " to end");
+        move.save();
+        return POLL;
+      }
+      // A call to a node gone quiet may never end (its connection is not reset): given up, what
+      // it made is dropped by name below, as after a restart.
+      log.info("rolling back: giving up {}: {}", inFlight.get(), unanswerable.get());
+      move.services().calls().cancel(uid);
     }
     move.services()
         .calls()
@@ -130,6 +141,24 @@ final class Rollback {
     TemporaryObjects.end(
         move, "RolledBack", why + "; the claim is bound to its old volume again", false);
     return null;
+  }
+
+  /**
+   * Why a call in flight to the move's nodes may never answer: a node not Ready, or no ready driver
+   * pod on one.
+   */
+  private static Optional<String> unanswerable(Move move, PersistentVolume old) {
+    Optional<String> notReady = NodeWait.notReady(move);
+    if (notReady.isPresent()) {
+      return notReady;
+    }
+    for (String node :
+        new String[] {move.status().getSourceNode(), move.status().getTargetNode()}) {
+      if (SourceFacts.endpoint(move, old, node).isEmpty()) {
+        return Optional.of("no ready driver pod on node " + node);
+      }
+    }
+    return Optional.empty();
   }
 
   /**
