@@ -225,7 +225,7 @@ final class NodeWait {
     if (source) {
       String node = move.status().getSourceNode();
       NodeHealth health = nodes.health(node);
-      if (!health.ready()) {
+      if (!health.ready() && !(health.lost() && ReplicaMove.failsOver(move))) {
         return Optional.of(new Trouble(SOURCE, node, health));
       }
     }
@@ -270,8 +270,10 @@ final class NodeWait {
       return;
     }
     String target = "the target node " + move.status().getTargetNode();
+    boolean sourceReady =
+        source && move.services().nodes().health(move.status().getSourceNode()).ready();
     String message =
-        (source
+        (sourceReady
                 ? "the source node " + move.status().getSourceNode() + " and " + target + " are"
                 : target + " is")
             + " Ready; the move goes on";

@@ -121,7 +121,9 @@ final class Rollback {
         names.namespace(),
         names.claim(),
         Serialization.asJson(Map.of("metadata", Map.of("annotations", annotations))));
-    CutSnapshot.dropUnimported(move, old);
+    if (!ReplicaMove.promoted(move)) {
+      CutSnapshot.dropUnimported(move, old); // a failover took none
+    }
     // The copy's claim went at the start; the pre-copy's is bound: its snapshot may go with it.
     TemporaryObjects.removeAfterFailure(move);
     String why =
@@ -168,6 +170,10 @@ final class Rollback {
     if (handle == null) {
       return;
     }
+    if (ReplicaMove.promoted(move)) {
+      ReplicaPromotion.release(move); // the replica is the replication's: never deleted here
+      return;
+    }
     MoveNames names = move.names();
     Optional<PersistentVolume> made = move.cluster().volume(names.newVolume());
     if (made.isEmpty()) {
@@ -177,17 +183,7 @@ final class Rollback {
     }
     var ref = made.get().getSpec().getClaimRef();
     if (ref == null || !VolumeObjects.discardedClaimUid(names).equals(ref.getUid())) {
-      Map<String, Object> claimRef = new HashMap<>();
-      claimRef.put("name", names.cut());
-      claimRef.put("uid", VolumeObjects.discardedClaimUid(names));
-      claimRef.put("resourceVersion", null);
-      move.cluster()
-          .patchVolume(
-              names.newVolume(),
-              Serialization.asJson(
-                  Map.of(
-                      "spec",
-                      Map.of("claimRef", claimRef, "persistentVolumeReclaimPolicy", "Delete"))));
+      move.cluster().patchVolume(names.newVolume(), VolumeObjects.unclaimedPatch(names, "Delete"));
     }
   }
 }
