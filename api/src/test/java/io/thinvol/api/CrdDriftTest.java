@@ -6,6 +6,8 @@ import io.thinvol.api.v1alpha1.ReclaimSpaceCronJob;
 import io.thinvol.api.v1alpha1.ReclaimSpaceJob;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.api.v1alpha1.VolumeMove;
+import io.thinvol.api.v1alpha1.VolumeReplication;
+import io.thinvol.api.v1alpha1.VolumeReplicationClass;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -31,7 +33,9 @@ class CrdDriftTest {
           "storagebackends.thinvol.io-v1.yml", StorageBackend.class,
           "reclaimspacejobs.thinvol.io-v1.yml", ReclaimSpaceJob.class,
           "reclaimspacecronjobs.thinvol.io-v1.yml", ReclaimSpaceCronJob.class,
-          "volumemoves.thinvol.io-v1.yml", VolumeMove.class);
+          "volumemoves.thinvol.io-v1.yml", VolumeMove.class,
+          "volumereplications.thinvol.io-v1.yml", VolumeReplication.class,
+          "volumereplicationclasses.thinvol.io-v1.yml", VolumeReplicationClass.class);
 
   static Stream<String> files() {
     return KINDS.keySet().stream().sorted();

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
-import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.thinvol.e2e.support.Names;
 import io.thinvol.e2e.support.NodePods;
 import io.thinvol.e2e.support.OlmBundle;
+import io.thinvol.e2e.support.OperatorLeader;
 import io.thinvol.e2e.support.Resources;
 import io.thinvol.e2e.support.Waits;
 import java.net.MalformedURLException;
@@ -101,10 +101,9 @@ class DriverRestartTest extends E2eSteps {
             "the new operator pod to hold the lease",
             RESTART_LIMIT,
             () ->
-                operatorPods().stream()
-                    .filter(p -> p.getSpec().getContainers().get(0).getImage().equals(next.get()))
-                    .filter(p -> p.getMetadata().getName().equals(leaseHolder()))
-                    .findFirst());
+                new OperatorLeader(client())
+                    .leader()
+                    .filter(p -> p.getSpec().getContainers().get(0).getImage().equals(next.get())));
     Waits.untilTrue(
         "the new operator to reconcile the StorageBackend",
         RESTART_LIMIT,
@@ -133,15 +132,6 @@ class DriverRestartTest extends E2eSteps {
     return FILES.stream().map(f -> pods().sha256(pod, f)).toArray(String[]::new);
   }
 
-  private static List<Pod> operatorPods() {
-    return client()
-        .pods()
-        .inNamespace(Names.OPERATOR)
-        .withLabel("app.kubernetes.io/name", "thinvol-operator")
-        .list()
-        .getItems();
-  }
-
   private static DaemonSet daemonSet() {
     return client()
         .apps()
@@ -149,11 +139,6 @@ class DriverRestartTest extends E2eSteps {
         .inNamespace(Names.OPERATOR)
         .withName(Names.NODE_DAEMON_SET)
         .get();
-  }
-
-  private static String leaseHolder() {
-    Lease lease = client().leases().inNamespace(Names.OPERATOR).withName("thinvol-operator").get();
-    return lease == null ? null : lease.getSpec().getHolderIdentity();
   }
 
   /** The sum of a counter's series on the operator's /metrics, through the API server's proxy. */

@@ -8,13 +8,13 @@ import io.thinvol.e2e.support.Claims;
 import io.thinvol.e2e.support.KitNodes;
 import io.thinvol.e2e.support.Moves;
 import io.thinvol.e2e.support.Names;
+import io.thinvol.e2e.support.OperatorLeader;
 import io.thinvol.e2e.support.Resources;
 import io.thinvol.e2e.support.Waits;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -25,14 +25,10 @@ import org.junit.jupiter.api.Test;
  * kubelet, containerd, driver and pods killed, its loop devices detached, as a power loss) in the
  * middle of a move's pre-copy and of its cut-over, as a move's source during a pre-copy, and for
  * good (its Node deleted). Each time the move or the claim says within a minute which node is gone,
- * the application's data is never lost and no claim is left bound to nothing.
+ * the application's data is never lost and no claim is left bound to nothing. The first cut takes
+ * the operator's leading replica with it: the standby on the other node tells.
  */
 @Order(11)
-@Disabled(
-    "does not hold on the kit yet (issue 37): with the joined node cut off during a pre-copy, no"
-        + " NodeNotReady came within 90 s, and the operator's container restarted meanwhile. Run it"
-        + " with -Dtest=NodeLossTest"
-        + " -Djunit.jupiter.conditions.deactivate=org.junit.*DisabledCondition")
 class NodeLossTest extends E2eSteps {
 
   private static final Duration SAID_WITHIN = Duration.ofSeconds(90);
@@ -62,11 +58,15 @@ class NodeLossTest extends E2eSteps {
 
   @Test
   @Order(1)
-  @DisplayName("target lost during a pre-copy and back: the move says so, then goes on")
+  @DisplayName(
+      "target lost during a pre-copy with the operator's leader, and back: the standby says so, then"
+          + " the move goes on")
   void targetLostDuringPreCopy() {
     requireBackend();
     String other = world().requireJoinedNode();
     try {
+      OperatorLeader operator = new OperatorLeader(client());
+      String lostLeader = operator.leadOn(other, LIMIT).getMetadata().getName();
       String claim = "lost-target";
       String sum = writtenOn(world().settings().hostNode(), claim, "writer-1", 256);
       Moves moves = world().moves();
@@ -77,6 +77,9 @@ class NodeLossTest extends E2eSteps {
       Event said = kube().awaitEvent("VolumeMove", Names.APPS, claim, "NodeNotReady", SAID_WITHIN);
       String saidIn = seconds(start);
       assertThat(said.getMessage()).contains(other);
+      assertThat(operator.leader())
+          .as("the operator's leader after its node %s was cut off", other)
+          .hasValueSatisfying(p -> assertThat(p.getSpec().getNodeName()).isNotEqualTo(other));
       GenericKubernetesResource move = moves.get(claim);
       assertThat(condition(move, "NodeNotReady")).map(c -> c.get("status")).contains("True");
       kube().describe("volumemove", Names.APPS, claim);
@@ -92,7 +95,9 @@ class NodeLossTest extends E2eSteps {
       pods().on(other).mounting("reader-1", Map.of(claim, "/data"));
       assertThat(pods().sha256("reader-1", "/data/file")).isEqualTo(sum);
       figure(
-          "NodeNotReady said "
+          "the leader "
+              + lostLeader
+              + " cut off with the target; NodeNotReady said by the standby "
               + saidIn
               + " after the cut; node back, the move went on and Succeeded; data equal on "
               + other);

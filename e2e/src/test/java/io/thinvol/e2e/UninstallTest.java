@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 /**
  * docs/install.md's "Uninstalling", step by step, and what it leaves on the host and in the API.
  */
-@Order(12)
+@Order(13)
 class UninstallTest extends E2eSteps {
 
   private static final Duration DELETE_LIMIT = Duration.ofMinutes(3);

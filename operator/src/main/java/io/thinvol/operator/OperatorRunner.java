@@ -14,6 +14,8 @@ import io.thinvol.api.kube.Events;
 import io.thinvol.api.v1alpha1.ReclaimSpaceCronJob;
 import io.thinvol.api.v1alpha1.ReclaimSpaceJob;
 import io.thinvol.api.v1alpha1.VolumeMove;
+import io.thinvol.api.v1alpha1.VolumeReplication;
+import io.thinvol.api.v1alpha1.VolumeReplicationClass;
 import io.thinvol.operator.evacuate.NodeEvacuator;
 import io.thinvol.operator.health.HealthServer;
 import io.thinvol.operator.health.InformerHealth;
@@ -25,6 +27,8 @@ import io.thinvol.operator.monitoring.NodePodsGauge;
 import io.thinvol.operator.move.VolumeMoveReconciler;
 import io.thinvol.operator.nodeloss.LostNodeReport;
 import io.thinvol.operator.nodeloss.LostVolumesGauge;
+import io.thinvol.operator.replicate.ReplicationMetrics;
+import io.thinvol.operator.replicate.VolumeReplicationReconciler;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -38,8 +42,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The running operator: the StorageBackend and VolumeMove reconcilers and the space-reclaim addons,
- * leader election among replicas, and the {@link HealthServer} for the kubelet.
+ * The running operator: the StorageBackend, VolumeMove and VolumeReplication reconcilers and the
+ * space-reclaim addons, leader election among replicas, and the {@link HealthServer} for the
+ * kubelet.
  */
 public final class OperatorRunner implements AutoCloseable {
 
@@ -141,6 +146,7 @@ public final class OperatorRunner implements AutoCloseable {
     if (GroupSnapshotModel.deployed(settings)) {
       operator.register(new GroupSnapshotContentLabeller(new Events(client, clock)));
     }
+    ReplicationMetrics replications = new ReplicationMetrics();
     Addons addons = Addons.of(client, AddonsSettings.defaults(settings.namespace()), caller, clock);
     kinds.register(
         operator,
@@ -161,7 +167,19 @@ public final class OperatorRunner implements AutoCloseable {
                       new VolumeMoveReconciler(
                           client, settings, copier, new Events(client, clock), clock));
                   moves.register(new NodeEvacuator(client, clock));
-                })));
+                }),
+            new KindControllers(
+                "VolumeReplications",
+                List.of(VolumeReplication.class, VolumeReplicationClass.class, VolumeMove.class),
+                replication ->
+                    replication.register(
+                        new VolumeReplicationReconciler(
+                            client,
+                            settings,
+                            copier,
+                            new Events(client, clock),
+                            replications,
+                            clock)))));
     operator.start();
     HealthServer http =
         healthPort < 0
@@ -175,7 +193,8 @@ public final class OperatorRunner implements AutoCloseable {
                     metrics.render()
                         + nodePods.render()
                         + lostVolumes.render()
-                        + addons.metrics().render());
+                        + addons.metrics().render()
+                        + replications.render());
     log.info(
         "operator started in namespace {} (OpenShift: {}, snapshot API: {}, monitoring API: {})",
         settings.namespace(),

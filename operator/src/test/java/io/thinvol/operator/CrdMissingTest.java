@@ -91,7 +91,7 @@ class CrdMissingTest extends MockClusterTest {
         await("Degraded for the missing CRD", () -> degradedFor("local", "CrdMissing"));
     assertThat(degraded.getMessage())
         .contains("CRD " + CRD + " is not installed")
-        .contains("VolumeMoves and node evacuation wait")
+        .contains("VolumeMoves and node evacuation, and VolumeReplications wait")
         .contains(INSTALL);
     assertThat(StatusModel.isReady(ready.getStatus())).isTrue();
     await(

@@ -68,4 +68,39 @@ final class FakeMoveCopier implements MoveCopier {
     spaceAsked.add(node.podName() + ":" + volumeId);
     return CompletableFuture.completedFuture(new VolumeSpace(SIZE, ALLOCATED));
   }
+
+  final List<ReplicaIn> replicas = new CopyOnWriteArrayList<>();
+  final List<Synced> synced = new CopyOnWriteArrayList<>();
+  final List<String> roles = new CopyOnWriteArrayList<>();
+
+  @Override
+  public CompletableFuture<CopiedIn> replicaIn(
+      DriverEndpoint standby, ReplicaIn request, Duration timeout) {
+    replicas.add(request);
+    return CompletableFuture.completedFuture(
+        new CopiedIn(
+            "replica-" + request.name(),
+            SIZE,
+            "",
+            request.baseVolumeId() == null ? ALLOCATED : DELTA));
+  }
+
+  @Override
+  public CompletableFuture<List<String>> synced(
+      DriverEndpoint node, Synced request, Duration timeout) {
+    synced.add(request);
+    return CompletableFuture.completedFuture(List.of());
+  }
+
+  @Override
+  public CompletableFuture<Boolean> role(
+      DriverEndpoint node,
+      Role change,
+      String volumeId,
+      String replicationId,
+      boolean force,
+      Duration timeout) {
+    roles.add(change + " " + volumeId + " on " + node.podName());
+    return CompletableFuture.completedFuture(change != Role.RESYNC);
+  }
 }

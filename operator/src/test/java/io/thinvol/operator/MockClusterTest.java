@@ -243,6 +243,29 @@ abstract class MockClusterTest {
         return unreachable();
       }
 
+      @Override
+      public CompletableFuture<CopiedIn> replicaIn(
+          io.thinvol.addons.resolve.DriverEndpoint standby, ReplicaIn request, Duration timeout) {
+        return unreachable();
+      }
+
+      @Override
+      public CompletableFuture<java.util.List<String>> synced(
+          io.thinvol.addons.resolve.DriverEndpoint node, Synced request, Duration timeout) {
+        return unreachable();
+      }
+
+      @Override
+      public CompletableFuture<Boolean> role(
+          io.thinvol.addons.resolve.DriverEndpoint node,
+          Role change,
+          String volumeId,
+          String replicationId,
+          boolean force,
+          Duration timeout) {
+        return unreachable();
+      }
+
       private static <T> CompletableFuture<T> unreachable() {
         return CompletableFuture.failedFuture(
             Status.UNAVAILABLE.withDescription("no driver in this test").asRuntimeException());

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.NodeConditionBuilder;
 import io.fabric8.kubernetes.api.model.NodeStatusBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.TaintBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Instant;
@@ -25,13 +26,18 @@ final class PlayedNodeLifecycle {
     this.client = client;
   }
 
-  /** A node whose kubelet reports it Ready, as a joined node's does. */
+  /** A node whose kubelet reports it Ready, as a joined node's does, and its pods again. */
   void ready(String name) {
     ready(name, "True", "KubeletReady", "kubelet is posting ready status", Instant.now());
     taints(name, List.of());
+    podsReady(name, "True");
   }
 
-  /** The kubelet stopped posting: Ready Unknown, then the NoSchedule and NoExecute taints. */
+  /**
+   * The kubelet stopped posting: Ready Unknown, then the NoSchedule and NoExecute taints, and the
+   * node's pods marked not Ready (kube-controller-manager's node lifecycle controller does all
+   * three once its grace period passed; the kit showed the driver pod's endpoint gone with it).
+   */
   void unreachable(String name) {
     unreachable(name, "Kubelet stopped posting node status.");
   }
@@ -45,6 +51,7 @@ final class PlayedNodeLifecycle {
         List.of(
             new TaintBuilder().withKey(UNREACHABLE).withEffect("NoSchedule").withTimeAdded(now),
             new TaintBuilder().withKey(UNREACHABLE).withEffect("NoExecute").withTimeAdded(now)));
+    podsReady(name, "False");
   }
 
   /** An admin's {@code kubectl taint node <name> node.kubernetes.io/out-of-service=...}. */
@@ -93,6 +100,23 @@ final class PlayedNodeLifecycle {
                     .build())
             .build());
     client.nodes().resource(node).updateStatus();
+  }
+
+  /**
+   * The Ready condition of every pod on the node that has one, as its kubelet or the node
+   * controller sets it.
+   */
+  void podsReady(String node, String status) {
+    for (Pod pod :
+        client.pods().inAnyNamespace().withField("spec.nodeName", node).list().getItems()) {
+      if (pod.getStatus() == null || pod.getStatus().getConditions() == null) {
+        continue;
+      }
+      pod.getStatus().getConditions().stream()
+          .filter(c -> "Ready".equals(c.getType()))
+          .forEach(c -> c.setStatus(status));
+      client.pods().resource(pod).updateStatus();
+    }
   }
 
   private void taints(String name, List<TaintBuilder> taints) {

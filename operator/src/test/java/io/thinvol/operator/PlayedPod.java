@@ -27,6 +27,7 @@ final class PlayedPod implements AutoCloseable {
   private final Path staging;
   private final Path target;
   private boolean running = true;
+  private boolean podExists = true;
 
   private PlayedPod(
       KubernetesClient client,
@@ -43,6 +44,28 @@ final class PlayedPod implements AutoCloseable {
     this.target = target;
   }
 
+  /**
+   * NodeStageVolume retried while the driver answers ABORTED (another call for the volume, such as
+   * a replication's sync snapshot, holds it), as the kubelet retries it.
+   */
+  private static void stageAsTheKubeletDoes(
+      NodeDriver node, String volumeId, Path staging, csi.v1.VolumeCapability capability)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+    while (true) {
+      try {
+        node.csi().stage(volumeId, staging, capability);
+        return;
+      } catch (io.grpc.StatusRuntimeException e) {
+        if (e.getStatus().getCode() != io.grpc.Status.Code.ABORTED
+            || System.nanoTime() > deadline) {
+          throw e;
+        }
+        Thread.sleep(500);
+      }
+    }
+  }
+
   /** Pod {@code name} using claim {@code namespace/claim}, which is bound, runs on {@code node}. */
   static PlayedPod start(
       KubernetesClient client, NodeDriver node, String namespace, String name, String claim)
@@ -55,7 +78,7 @@ final class PlayedPod implements AutoCloseable {
     Path staging = node.directory("staging/" + volumeId);
     Path target = node.directory("pods/" + name + "/" + volumeId);
     var capability = Capabilities.mount(volume.getSpec().getCsi().getFsType());
-    node.csi().stage(volumeId, staging, capability);
+    stageAsTheKubeletDoes(node, volumeId, staging, capability);
     node.csi().publish(volumeId, staging, target, capability, false);
     Pod pod =
         PlayedControllers.createWithStatus(
@@ -97,13 +120,23 @@ final class PlayedPod implements AutoCloseable {
 
   /** The pod ends (evicted, or scaled down): its volume is released, its object deleted. */
   void stop() {
-    if (!running) {
-      return;
+    if (running) {
+      running = false;
+      node.csi().unpublish(volumeId, target);
+      node.csi().unstage(volumeId, staging);
     }
-    running = false;
-    node.csi().unpublish(volumeId, target);
-    node.csi().unstage(volumeId, staging);
-    PlayedControllers.deleteUnused(client, pod);
+    lose();
+  }
+
+  /**
+   * Its node died: Kubernetes deletes the Pod object (the pod GC, once the node is out of service);
+   * the volume stays mounted on that node until its kubelet returns ({@link #stop}).
+   */
+  void lose() {
+    if (podExists) {
+      podExists = false;
+      PlayedControllers.deleteUnused(client, pod);
+    }
   }
 
   @Override

@@ -119,6 +119,15 @@ class RbacCoverageTest extends MockClusterTest {
               "delete admissionregistration.k8s.io/validatingadmissionpolicybindings",
               "the cut-over's policy removed: VolumeMoveTest"),
           Map.entry(
+              "patch thinvol.io/volumereplications",
+              "a VolumeReplication's finalizer: VolumeReplicationTest"),
+          Map.entry(
+              "update thinvol.io/volumereplications/status",
+              "a VolumeReplication's status: VolumeReplicationTest"),
+          Map.entry(
+              "get thinvol.io/volumereplicationclasses",
+              "a VolumeReplication reads its class: VolumeReplicationTest"),
+          Map.entry(
               "list apiextensions.k8s.io/customresourcedefinitions",
               "the CRD of a kind beyond StorageBackend that the cluster lacks: CrdMissingTest"),
           Map.entry(

@@ -159,6 +159,29 @@ class VolumeMoveNodeNotReadyTest extends MoveClusterTest {
   }
 
   @Test
+  void aRollbackGivesUpTheCopyInFlightToADriverPodNoLongerReady() {
+    CompletableFuture<CopiedIn> copy = new CompletableFuture<>();
+    copier.copyIn = request -> copy;
+    stopApp();
+    VolumeMove created =
+        createMove("to-b", "  persistentVolumeClaim: data\n  targetNode: node-b\n");
+    await("the copy asked", () -> copier.copies.size() == 1);
+    // The target's driver hangs: the kubelet marks its pod not Ready, the node stays Ready, and
+    // the copy's connection is never reset.
+    nodes.podsReady("node-b", "False");
+
+    clock.advance(Duration.ofMinutes(10).plusSeconds(1));
+    VolumeMove failed = awaitPhase("to-b", MovePhase.Failed);
+    assertThat(copy.isCancelled()).as("the copy in flight given up").isTrue();
+    assertThat(VolumeMoveTest.condition(failed, "CutOver").getReason()).isEqualTo("RolledBack");
+    assertThat(failed.getStatus().getMessage())
+        .contains("no ready driver pod on node node-b")
+        .endsWith("the claim is bound to its old volume again");
+    assertThat(claim().getSpec().getVolumeName()).isEqualTo(OLD_PV);
+    await("the temporaries gone", () -> temporaries(created) == 0);
+  }
+
+  @Test
   void aTargetBackDuringTheCutOverLetsItFinish() {
     CompletableFuture<CopiedIn> copy = new CompletableFuture<>();
     copier.copyIn = request -> copy;

@@ -1,5 +1,7 @@
 package io.thinvol.packaging;
 
+import io.fabric8.kubernetes.api.model.Affinity;
+import io.fabric8.kubernetes.api.model.AffinityBuilder;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -18,10 +20,13 @@ import java.util.TreeMap;
 
 /**
  * The operator's Deployment as the bundle installs it (the chart's template renders the same
- * container, with values for image and placement): one replica with leader election, non-root,
- * read-only root filesystem, probes on the health port; and the projected ServiceAccount token the
- * addons send to the drivers (their own audience, ten minutes' life), so that the pod's API-server
- * token never leaves it.
+ * container, with values for image and placement): two replicas on different nodes where it can,
+ * one leading and one on standby with its caches warm, so that the loss of the leader's node is
+ * told (moves' NodeNotReady, claims' NodeLost) by the other within the Lease's 15 s rather than
+ * after the 300 s a pod on an unreachable node waits for its eviction (docs/decisions.md, "Two
+ * operator replicas"); non-root, read-only root filesystem, probes on the health port; and the
+ * projected ServiceAccount token the addons send to the drivers (their own audience, ten minutes'
+ * life), so that the pod's API-server token never leaves it.
  */
 public final class OperatorDeployment {
 
@@ -32,11 +37,13 @@ public final class OperatorDeployment {
   /** The shortest life the API server allows; the kubelet renews the token at 80% of it. */
   static final long ADDONS_TOKEN_SECONDS = 600;
 
+  public static final int REPLICAS = 2;
+
   private OperatorDeployment() {}
 
   public static DeploymentSpec spec(String image) {
     return new DeploymentSpecBuilder()
-        .withReplicas(1)
+        .withReplicas(REPLICAS)
         .withNewSelector()
         .withMatchLabels(LABELS)
         .endSelector()
@@ -49,6 +56,7 @@ public final class OperatorDeployment {
         .endMetadata()
         .withNewSpec()
         .withServiceAccountName(OperatorRbac.SERVICE_ACCOUNT)
+        .withAffinity(spreadOverNodes())
         .withNewSecurityContext()
         .withRunAsNonRoot(true)
         .withNewSeccompProfile()
@@ -75,6 +83,23 @@ public final class OperatorDeployment {
         .endVolume()
         .endSpec()
         .endTemplate()
+        .build();
+  }
+
+  /** Preferred, not required: a one-node cluster runs both replicas on its node. */
+  public static Affinity spreadOverNodes() {
+    return new AffinityBuilder()
+        .withNewPodAntiAffinity()
+        .addNewPreferredDuringSchedulingIgnoredDuringExecution()
+        .withWeight(100)
+        .withNewPodAffinityTerm()
+        .withTopologyKey("kubernetes.io/hostname")
+        .withNewLabelSelector()
+        .withMatchLabels(LABELS)
+        .endLabelSelector()
+        .endPodAffinityTerm()
+        .endPreferredDuringSchedulingIgnoredDuringExecution()
+        .endPodAntiAffinity()
         .build();
   }
 

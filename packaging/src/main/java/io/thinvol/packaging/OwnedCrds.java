@@ -135,6 +135,45 @@ final class OwnedCrds {
                   new Descriptor("bytesCopied", "Copied", "urn:alm:descriptor:text"),
                   new Descriptor("message", "Message", "urn:alm:descriptor:text"),
                   new Descriptor(
+                      "conditions", "Conditions", "urn:alm:descriptor:io.kubernetes.conditions"))),
+          new Owned(
+              "VolumeReplicationClass",
+              "Volume Replication Class",
+              "How claims of a StorageBackend are replicated to a standby node: the interval"
+                  + " between syncs and the nodes a standby may be.",
+              List.of(),
+              List.of(
+                  new Descriptor(
+                      "provisioner", "Provisioner", "urn:alm:descriptor:com.tectonic.ui:text")),
+              List.of()),
+          new Owned(
+              "VolumeReplication",
+              "Volume Replication",
+              "Keeps a copy of a claim on a standby node, synced every interval; fails the claim"
+                  + " over to it when its node is declared dead and fenced, switches it over when"
+                  + " asked.",
+              List.of("VolumeMove"),
+              List.of(
+                  new Descriptor("dataSource", "PersistentVolumeClaim"),
+                  new Descriptor(
+                      "volumeReplicationClass", "Class", "urn:alm:descriptor:com.tectonic.ui:text"),
+                  new Descriptor(
+                      "replicationState",
+                      "Replication state",
+                      "urn:alm:descriptor:com.tectonic.ui:select:primary",
+                      "urn:alm:descriptor:com.tectonic.ui:select:secondary",
+                      "urn:alm:descriptor:com.tectonic.ui:select:resync"),
+                  new Descriptor(
+                      "autoResync",
+                      "Resync a failed node's copy",
+                      "urn:alm:descriptor:com.tectonic.ui:booleanSwitch")),
+              List.of(
+                  new Descriptor("state", "State", "urn:alm:descriptor:text"),
+                  new Descriptor("primaryNode", "Primary node", "urn:alm:descriptor:text"),
+                  new Descriptor("standbyNode", "Standby node", "urn:alm:descriptor:text"),
+                  new Descriptor("lastSyncTime", "Last sync", "urn:alm:descriptor:text"),
+                  new Descriptor("message", "Message", "urn:alm:descriptor:text"),
+                  new Descriptor(
                       "conditions", "Conditions", "urn:alm:descriptor:io.kubernetes.conditions"))));
 
   private OwnedCrds() {}

@@ -26,7 +26,9 @@ public final class PackagingFiles {
           "storagebackend.yaml",
           "reclaimspacejob.yaml",
           "reclaimspacecronjob.yaml",
-          "volumemove.yaml");
+          "volumemove.yaml",
+          "volumereplicationclass.yaml",
+          "volumereplication.yaml");
 
   /** How a developer rewrites them after changing the model. */
   public static final String REGENERATE =

@@ -91,6 +91,9 @@ class ChartTest {
         .isEqualTo(OperatorDeployment.spec("x").getTemplate().getSpec().getSecurityContext());
     assertThat(deployment.getSpec().getTemplate().getSpec().getVolumes())
         .isEqualTo(OperatorDeployment.spec("x").getTemplate().getSpec().getVolumes());
+    assertThat(deployment.getSpec().getReplicas()).isEqualTo(OperatorDeployment.REPLICAS);
+    assertThat(deployment.getSpec().getTemplate().getSpec().getAffinity())
+        .isEqualTo(OperatorDeployment.spreadOverNodes());
   }
 
   @Test

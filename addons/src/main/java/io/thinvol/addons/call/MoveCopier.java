@@ -2,11 +2,16 @@ package io.thinvol.addons.call;
 
 import io.thinvol.addons.resolve.DriverEndpoint;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Calls a driver pod's {@code thinvol.peer.v1.MoveCopy} service for a VolumeMove. The futures fail
- * with a gRPC {@link io.grpc.StatusRuntimeException} when the call does.
+ * Calls a driver pod's {@code thinvol.peer.v1.MoveCopy} service for a VolumeMove or a
+ * VolumeReplication's sync, and its CSI-Addons {@code replication.Controller} for the roles of
+ * replicated volumes. The futures fail with a gRPC {@link io.grpc.StatusRuntimeException} when the
+ * call does.
  */
 public interface MoveCopier {
 
@@ -60,4 +65,57 @@ public interface MoveCopier {
 
   /** The volume's size and allocated bytes on the driver's node (NOT_FOUND when it holds none). */
   CompletableFuture<VolumeSpace> space(DriverEndpoint node, String volumeId, Duration timeout);
+
+  /**
+   * A replica asked of the standby's driver: the next one of a replication, onto the previous
+   * replica, or the first in full.
+   *
+   * @param name the new volume's name; a repeat answers the volume made first
+   * @param snapshotId the sync snapshot, on the primary's node
+   * @param baseVolumeId the previous replica on the standby, or null for a whole copy
+   * @param namespace with {@code replication} and {@code replicationId} (its uid): the
+   *     VolumeReplication entitled to the snapshot
+   * @param parameters a whole copy's StorageClass parameters
+   */
+  record ReplicaIn(
+      String name,
+      String snapshotId,
+      String baseVolumeId,
+      String namespace,
+      String replication,
+      String replicationId,
+      Map<String, String> parameters) {}
+
+  CompletableFuture<CopiedIn> replicaIn(
+      DriverEndpoint standby, ReplicaIn request, Duration timeout);
+
+  /**
+   * The sync point moved to {@code snapshotId}, told to the primary's driver (for its volume) or to
+   * the standby's (for the new replica): each deletes its older one. Answers what it deleted.
+   */
+  record Synced(
+      String volumeId, String snapshotId, Instant syncTime, Duration duration, long bytes) {}
+
+  CompletableFuture<List<String>> synced(DriverEndpoint node, Synced request, Duration timeout);
+
+  /** A change of a replicated volume's role (CSI-Addons' replication.Controller). */
+  enum Role {
+    ENABLE,
+    DISABLE,
+    PROMOTE,
+    DEMOTE,
+    RESYNC
+  }
+
+  /**
+   * Changes the role of {@code volumeId} on the driver's node; answers ResyncVolume's {@code ready}
+   * (true for the others).
+   */
+  CompletableFuture<Boolean> role(
+      DriverEndpoint node,
+      Role change,
+      String volumeId,
+      String replicationId,
+      boolean force,
+      Duration timeout);
 }

@@ -3,6 +3,7 @@ package io.thinvol.api.kube;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -39,6 +40,30 @@ public final class Conditions {
         .withObservedGeneration(generation)
         .withLastTransitionTime(since)
         .build();
+  }
+
+  /**
+   * {@code previous} with the condition of {@code type} replaced by (or joined by) {@link #of}'s,
+   * the others kept in their order.
+   */
+  public static List<Condition> with(
+      List<Condition> previous,
+      String type,
+      boolean holds,
+      String reason,
+      String message,
+      long generation,
+      Instant now) {
+    List<Condition> before = previous == null ? List.of() : previous;
+    Condition next = of(before, type, holds ? "True" : "False", reason, message, generation, now);
+    List<Condition> conditions = new ArrayList<>();
+    for (Condition c : before) {
+      if (!type.equals(c.getType())) {
+        conditions.add(c);
+      }
+    }
+    conditions.add(next);
+    return conditions;
   }
 
   /** The condition of a type, if present. */

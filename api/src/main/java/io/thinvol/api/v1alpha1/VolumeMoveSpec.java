@@ -15,6 +15,11 @@ import io.fabric8.generator.annotation.ValidationRule;
     value =
         "!has(oldSelf.targetNode) || (has(self.targetNode) && self.targetNode == oldSelf.targetNode)",
     message = "targetNode cannot be changed once set; delete this move and create another")
+@ValidationRule(
+    value =
+        "has(self.volumeReplication) == has(oldSelf.volumeReplication) &&"
+            + " (!has(self.volumeReplication) || self.volumeReplication == oldSelf.volumeReplication)",
+    message = "volumeReplication cannot be changed; delete this move and create another")
 public class VolumeMoveSpec {
 
   @JsonPropertyDescription("The claim, in this namespace, whose data moves.")
@@ -31,6 +36,22 @@ public class VolumeMoveSpec {
           + " has mounted the new one.")
   @Default("Bound")
   private KeepSourceUntil keepSourceUntil;
+
+  @JsonPropertyDescription(
+      "A VolumeReplication of the claim (set by the operator for a switchover or a failover):"
+          + " its standby's replica is the pre-copy, on its standby node. At the cut-over the"
+          + " blocks changed since the last sync are copied onto it; if Kubernetes declares the"
+          + " claim's node dead and fenced (out-of-service taint, or the Node deleted), the replica"
+          + " is promoted as it is.")
+  private String volumeReplication;
+
+  public String getVolumeReplication() {
+    return volumeReplication;
+  }
+
+  public void setVolumeReplication(String volumeReplication) {
+    this.volumeReplication = volumeReplication;
+  }
 
   public String getPersistentVolumeClaim() {
     return persistentVolumeClaim;

@@ -70,6 +70,17 @@ public class VolumeMoveStatus extends ConditionedStatus {
   private String originalReclaimPolicy;
 
   @JsonPropertyDescription(
+      "A replica's move (spec.volumeReplication): the replica on the target node that is its"
+          + " pre-copy.")
+  private String replicaVolumeHandle;
+
+  @JsonPropertyDescription(
+      "A replica's move: FinalDelta (a switchover: the blocks changed since the last sync copied"
+          + " onto the replica) or Promoted (a failover: the claim's node declared dead and fenced,"
+          + " the replica promoted as it is); decided when the cut-over began.")
+  private String replicaCutOver;
+
+  @JsonPropertyDescription(
       "PreCopied, CutOver, Succeeded or Failed, and NodeNotReady while the source or target node"
           + " is not Ready or is lost; the message says why.")
   @Override
@@ -163,6 +174,22 @@ public class VolumeMoveStatus extends ConditionedStatus {
 
   public void setCopyRate(String copyRate) {
     this.copyRate = copyRate;
+  }
+
+  public String getReplicaVolumeHandle() {
+    return replicaVolumeHandle;
+  }
+
+  public void setReplicaVolumeHandle(String replicaVolumeHandle) {
+    this.replicaVolumeHandle = replicaVolumeHandle;
+  }
+
+  public String getReplicaCutOver() {
+    return replicaCutOver;
+  }
+
+  public void setReplicaCutOver(String replicaCutOver) {
+    this.replicaCutOver = replicaCutOver;
   }
 
   public String getCutOverDuration() {

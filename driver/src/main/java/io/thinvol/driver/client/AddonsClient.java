@@ -7,12 +7,13 @@ import csiaddons.reclaimspace.NodeReclaimSpaceRequest;
 import csiaddons.reclaimspace.NodeReclaimSpaceResponse;
 import csiaddons.reclaimspace.ReclaimSpaceControllerGrpc;
 import csiaddons.reclaimspace.ReclaimSpaceNodeGrpc;
+import csiaddons.replication.ControllerGrpc;
 import io.grpc.ManagedChannel;
 import io.netty.channel.EventLoopGroup;
 import io.thinvol.driver.server.UnixSockets;
 import java.nio.file.Path;
 
-/** Blocking CSI-Addons stubs (identity and ReclaimSpace) over one channel. */
+/** Blocking CSI-Addons stubs (identity, ReclaimSpace, replication) over one channel. */
 public final class AddonsClient implements AutoCloseable {
 
   private final EventLoopGroup eventLoops;
@@ -20,6 +21,7 @@ public final class AddonsClient implements AutoCloseable {
   private final IdentityGrpc.IdentityBlockingStub identity;
   private final ReclaimSpaceNodeGrpc.ReclaimSpaceNodeBlockingStub node;
   private final ReclaimSpaceControllerGrpc.ReclaimSpaceControllerBlockingStub controller;
+  private final ControllerGrpc.ControllerBlockingStub replication;
 
   /** A client of the addons unix socket. */
   public AddonsClient(Path socket) {
@@ -41,6 +43,12 @@ public final class AddonsClient implements AutoCloseable {
     this.identity = IdentityGrpc.newBlockingStub(channel);
     this.node = ReclaimSpaceNodeGrpc.newBlockingStub(channel);
     this.controller = ReclaimSpaceControllerGrpc.newBlockingStub(channel);
+    this.replication = ControllerGrpc.newBlockingStub(channel);
+  }
+
+  /** The replication.Controller service: the roles of replicated volumes. */
+  public ControllerGrpc.ControllerBlockingStub replication() {
+    return replication;
   }
 
   public IdentityGrpc.IdentityBlockingStub identity() {

@@ -72,6 +72,15 @@ final class NodeAttachments {
 
   VolumeRecord requireUsable(String volumeId, NodeManager.Usage usage) {
     VolumeRecord volume = volumes.requireVolume(volumeId);
+    if (volume.secondary()) {
+      throw CsiException.failedPrecondition(
+          "volume %s is a %s of replication %s: only the primary copy may be staged or published."
+              + " The claim is being failed over or switched over; once it is bound to the"
+              + " promoted copy its pod starts there (kubectl describe volumereplication)",
+          volumeId,
+          volume.replication().stale() ? "demoted former primary (stale copy)" : "replica",
+          volume.replication().id());
+    }
     if (volume.accessType() != usage.accessType()) {
       throw CsiException.failedPrecondition(
           "volume %s is a %s volume and cannot be used as %s",

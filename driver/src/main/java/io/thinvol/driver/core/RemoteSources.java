@@ -10,6 +10,14 @@ import java.util.Map;
 public interface RemoteSources {
 
   /**
+   * In {@link #open}'s parameters, instead of the claim: the VolumeReplication a replica is copied
+   * for (its namespace and name).
+   */
+  String REPLICATION_NAMESPACE = "replication.thinvol.io/namespace";
+
+  String REPLICATION_NAME = "replication.thinvol.io/name";
+
+  /**
    * Starts a copy of {@code source}, which this node does not hold, from the node that does.
    * NOT_FOUND when no node holds it; UNAVAILABLE, naming the node, when the one that may cannot be
    * reached.

@@ -72,7 +72,8 @@ final class VolumeAssembly {
               spec.parameters(),
               grow && spec.accessType() == AccessType.MOUNT,
               formatted,
-              spec.ioMode().id());
+              spec.ioMode().id(),
+              spec.replication());
       Catalog.writeMeta(assembled, record);
       catalog.publish(record, assembled);
       reserved.keep();

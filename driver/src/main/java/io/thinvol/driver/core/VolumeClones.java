@@ -77,6 +77,45 @@ final class VolumeClones {
         : deltaOntoBase(spec, budget);
   }
 
+  /**
+   * A whole copy of {@code template}'s source, a snapshot of another node, shaped as its header
+   * says (size, access type, filesystem): a replica's first copy, where no volume of this node
+   * tells the shape. {@code template} gives the name, parameters, I/O mode and replication.
+   */
+  DeltaCopied createWhole(VolumeSpec template, Duration budget) {
+    if (remotes == null) {
+      throw CsiException.failedPrecondition(
+          "no copy can be pulled: copies from other nodes are off (the driver has no"
+              + " --peer-token-file)");
+    }
+    long started = System.nanoTime();
+    try (RemoteSources.RemoteCopy copy =
+        remotes.open(template.source(), null, template.parameters(), budget)) {
+      SourceImage image = copy.description();
+      VolumeSpec spec =
+          new VolumeSpec(
+              template.name(),
+              image.sizeBytes(),
+              0,
+              image.accessType(),
+              image.fsType(),
+              template.source(),
+              template.parameters(),
+              template.ioMode(),
+              null,
+              template.replication());
+      String what = "snapshot " + spec.source().id() + " on node " + copy.node();
+      VolumeRecord record = assemblePulled(spec, copy, what, null, budget);
+      log.info(
+          "copied {} in full into volume {} in {} ms ({} bytes received)",
+          what,
+          record.id(),
+          (System.nanoTime() - started) / 1_000_000,
+          copy.receivedBytes());
+      return new DeltaCopied(record, copy.receivedBytes());
+    }
+  }
+
   private VolumeRecord fromSnapshot(VolumeSpec spec, SnapshotRecord snapshot, Duration budget) {
     String id = snapshot.id();
     LocalSource source =

@@ -8,6 +8,7 @@ import io.thinvol.driver.store.Catalog;
 import io.thinvol.driver.store.ContentSource;
 import io.thinvol.driver.store.DataLayout;
 import io.thinvol.driver.store.GroupCatalog;
+import io.thinvol.driver.store.ReplicationRecord;
 import io.thinvol.driver.store.VolumeRecord;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -45,6 +46,8 @@ public final class VolumeManager {
   private final PointInTimeImages pointInTime;
   private final VolumeDeletion deletion;
   private final VolumeAssembly assembly;
+  private final VolumeRoles roles;
+  private final ReplicaCopies replicas;
 
   public VolumeManager(
       DriverConfig config,
@@ -82,6 +85,8 @@ public final class VolumeManager {
     this.pointInTime =
         new PointInTimeImages(config.nodeId(), layout, catalog, host, locks, snapshots, copier);
     this.deletion = new VolumeDeletion(config.nodeId(), layout, catalog, host, locks, capacity);
+    this.roles = new VolumeRoles(config.nodeId(), layout, catalog, host, locks, this);
+    this.replicas = new ReplicaCopies(config.nodeId(), catalog, host, layout, locks, this, clones);
   }
 
   /** Undoes what a crash of the previous run left behind: thaws the filesystems it froze. */
@@ -96,6 +101,16 @@ public final class VolumeManager {
   /** This node's volumes and snapshots as other nodes copy them. */
   public PointInTimeImages pointInTime() {
     return pointInTime;
+  }
+
+  /** The volumes' roles in replications. */
+  public VolumeRoles roles() {
+    return roles;
+  }
+
+  /** Replicas of other nodes' volumes made on this node. */
+  public ReplicaCopies replicas() {
+    return replicas;
   }
 
   public VolumeModifier modifier() {
@@ -142,7 +157,7 @@ public final class VolumeManager {
    * Makes {@code spec}'s volume with {@code make}, under its name's lock; a volume of that name
    * made earlier is answered instead (through {@code answer}), if it is what {@code spec} asks for.
    */
-  private <T> T onceByName(VolumeSpec spec, Function<VolumeRecord, T> answer, Supplier<T> make) {
+  <T> T onceByName(VolumeSpec spec, Function<VolumeRecord, T> answer, Supplier<T> make) {
     try (OperationLocks.Held name =
         locks.acquire(
             "name:volume:" + spec.name(), "volume name '" + spec.name() + "'", NAME_WAIT)) {
@@ -159,13 +174,16 @@ public final class VolumeManager {
    * A volume named {@code name} holding {@code snapshotId}, a snapshot of another node, pulled as
    * the changes since the snapshot that volume {@code baseId} of this node was made from: the same
    * access type, filesystem, I/O mode, StorageClass parameters and size as the base (the snapshot's
-   * size where that is larger). {@code claim} replaces the base's claim parameters: the claim the
-   * snapshot's node sends it for.
+   * size where that is larger). {@code claim} replaces what entitled the base's copy (its claim
+   * parameters, or a replica's VolumeReplication, whose claim a switchover's cut-over has deleted):
+   * the claim the snapshot's node sends it for.
    */
   public DeltaCopied createFromDelta(
       String name, String snapshotId, String baseId, Map<String, String> claim, Duration budget) {
     VolumeRecord base = DeltaBases.require(catalog, host, layout, config.nodeId(), baseId);
     Map<String, String> parameters = new TreeMap<>(base.parameters());
+    parameters.remove(RemoteSources.REPLICATION_NAMESPACE);
+    parameters.remove(RemoteSources.REPLICATION_NAME);
     parameters.putAll(claim);
     VolumeSpec spec =
         new VolumeSpec(
@@ -177,14 +195,28 @@ public final class VolumeManager {
             new ContentSource(ContentSource.Kind.SNAPSHOT, snapshotId),
             parameters,
             IoMode.parse(base.ioMode()).orElse(IoMode.BUFFERED),
-            baseId);
+            baseId,
+            null);
     return onceByName(
         spec, existing -> new DeltaCopied(existing, 0), () -> clones.createDelta(spec, budget));
   }
 
-  /** Deletes a volume; an unknown id is already deleted. A staged volume is refused. */
+  /**
+   * Deletes a volume; an unknown id is already deleted. A staged volume is refused. A replicated
+   * primary's sync snapshot, which only its replication uses, goes with it.
+   */
   public void delete(String volumeId) {
+    String syncSnapshot =
+        catalog
+            .volume(volumeId)
+            .map(VolumeRecord::replication)
+            .filter(replication -> !replication.secondary())
+            .map(ReplicationRecord::syncSnapshotId)
+            .orElse(null);
     deletion.delete(volumeId);
+    if (syncSnapshot != null) {
+      snapshots.delete(syncSnapshot);
+    }
   }
 
   /**

@@ -3,6 +3,7 @@ package io.thinvol.driver.core;
 import io.thinvol.driver.host.IoMode;
 import io.thinvol.driver.store.AccessType;
 import io.thinvol.driver.store.ContentSource;
+import io.thinvol.driver.store.ReplicationRecord;
 import java.util.Map;
 
 /**
@@ -14,6 +15,8 @@ import java.util.Map;
  * @param baseVolumeId a volume of this node made from an earlier snapshot of the volume that {@code
  *     source} (a snapshot on another node) was taken of: only the changes since are pulled, onto a
  *     copy of it. Null for a whole copy
+ * @param replication for a replica: its replication, role secondary, holding {@code source}; null
+ *     for any other volume
  */
 public record VolumeSpec(
     String name,
@@ -24,4 +27,5 @@ public record VolumeSpec(
     ContentSource source,
     Map<String, String> parameters,
     IoMode ioMode,
-    String baseVolumeId) {}
+    String baseVolumeId,
+    ReplicationRecord replication) {}

@@ -13,8 +13,9 @@ import io.grpc.stub.StreamObserver;
 import io.thinvol.driver.config.DriverConfig;
 
 /**
- * CSI-Addons identity: one process serves both sides, so it offers the controller and node services
- * and both offline (ControllerReclaimSpace) and online (NodeReclaimSpace) reclaim. Ready whenever
+ * CSI-Addons identity: one process serves both sides, so it offers the controller and node
+ * services, both offline (ControllerReclaimSpace) and online (NodeReclaimSpace) reclaim, and volume
+ * replication (the replication.Controller service: the roles of replicated volumes). Ready whenever
  * it answers, as the CSI identity ({@link IdentityService}).
  */
 public final class AddonsIdentityService extends IdentityGrpc.IdentityImplBase {
@@ -25,6 +26,11 @@ public final class AddonsIdentityService extends IdentityGrpc.IdentityImplBase {
           .addCapabilities(service(Capability.Service.Type.NODE_SERVICE))
           .addCapabilities(reclaim(Capability.ReclaimSpace.Type.OFFLINE))
           .addCapabilities(reclaim(Capability.ReclaimSpace.Type.ONLINE))
+          .addCapabilities(
+              Capability.newBuilder()
+                  .setVolumeReplication(
+                      Capability.VolumeReplication.newBuilder()
+                          .setType(Capability.VolumeReplication.Type.VOLUME_REPLICATION)))
           .build();
   private static final ProbeResponse READY =
       ProbeResponse.newBuilder().setReady(BoolValue.of(true)).build();

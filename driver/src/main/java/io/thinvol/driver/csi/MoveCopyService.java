@@ -1,7 +1,9 @@
 package io.thinvol.driver.csi;
 
 import io.grpc.stub.StreamObserver;
+import io.thinvol.driver.core.CsiException;
 import io.thinvol.driver.core.DeltaCopied;
+import io.thinvol.driver.core.ReplicaCopies;
 import io.thinvol.driver.core.VolumeManager;
 import io.thinvol.driver.peer.copy.PeerPuller;
 import io.thinvol.driver.store.SnapshotRecord;
@@ -17,7 +19,10 @@ import io.thinvol.peer.v1.SnapshotRequest;
 import io.thinvol.peer.v1.SnapshotResponse;
 import io.thinvol.peer.v1.SpaceRequest;
 import io.thinvol.peer.v1.SpaceResponse;
+import io.thinvol.peer.v1.SyncedRequest;
+import io.thinvol.peer.v1.SyncedResponse;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 
 /**
@@ -48,6 +53,9 @@ public final class MoveCopyService extends MoveCopyGrpc.MoveCopyImplBase {
   private CopyInResponse copy(CopyInRequest request) {
     String name = Requests.name(request.getName(), "name");
     String snapshot = Requests.snapshotId(request.getSnapshotId(), "snapshot_id");
+    if (!request.getReplicationName().isEmpty()) {
+      return replica(request, name, snapshot);
+    }
     // A whole copy is an ordinary cross-node restore, which the claim's provisioner asks for.
     Requests.requirePresent(request.getBaseVolumeId(), "base_volume_id");
     String base = Requests.volumeId(request.getBaseVolumeId());
@@ -70,6 +78,65 @@ public final class MoveCopyService extends MoveCopyGrpc.MoveCopyImplBase {
         .setBaseSnapshotId(
             volumes.catalog().volume(base).map(b -> b.contentSource().id()).orElse(""))
         .setDeltaBytes(made.receivedBytes())
+        .build();
+  }
+
+  /** A replica of a VolumeReplication: the next from the previous one, or the first in full. */
+  private CopyInResponse replica(CopyInRequest request, String name, String snapshot) {
+    Requests.requirePresent(request.getReplicationNamespace(), "replication_namespace");
+    String id = Requests.name(request.getReplicationId(), "replication_id");
+    String base =
+        request.getBaseVolumeId().isEmpty() ? null : Requests.volumeId(request.getBaseVolumeId());
+    DeltaCopied made =
+        volumes
+            .replicas()
+            .copy(
+                new ReplicaCopies.Request(
+                    name,
+                    snapshot,
+                    base,
+                    id,
+                    request.getReplicationNamespace(),
+                    request.getReplicationName(),
+                    request.getParametersMap(),
+                    MutableParameters.ioMode(request.getParametersMap(), "parameters")
+                        .orElse(MutableParameters.DEFAULT_IO_MODE)),
+                Rpc.remaining(COPY_LIMIT));
+    return CopyInResponse.newBuilder()
+        .setVolumeId(made.volume().id())
+        .setSizeBytes(made.volume().sizeBytes())
+        .setBaseSnapshotId(
+            base == null
+                ? ""
+                : volumes.catalog().volume(base).map(b -> b.contentSource().id()).orElse(""))
+        .setDeltaBytes(made.receivedBytes())
+        .build();
+  }
+
+  @Override
+  public void synced(SyncedRequest request, StreamObserver<SyncedResponse> observer) {
+    Rpc.unary("MoveCopy.Synced", request.getVolumeId(), observer, () -> synced(request));
+  }
+
+  private SyncedResponse synced(SyncedRequest request) {
+    String volume = Requests.volumeId(request.getVolumeId());
+    String snapshot = Requests.snapshotId(request.getSnapshotId(), "snapshot_id");
+    if (!request.hasSyncTime()) {
+      throw CsiException.invalidArgument("sync_time is required");
+    }
+    if (request.getSyncBytes() < 0) {
+      throw CsiException.invalidArgument("sync_bytes must not be negative");
+    }
+    Instant time =
+        Instant.ofEpochSecond(request.getSyncTime().getSeconds(), request.getSyncTime().getNanos());
+    long millis =
+        request.getSyncDuration().getSeconds() * 1000
+            + request.getSyncDuration().getNanos() / 1_000_000;
+    return SyncedResponse.newBuilder()
+        .addAllDropped(
+            volumes
+                .roles()
+                .synced(volume, snapshot, time.toString(), millis, request.getSyncBytes()))
         .build();
   }
 

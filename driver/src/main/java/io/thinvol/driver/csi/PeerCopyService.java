@@ -10,6 +10,7 @@ import io.thinvol.driver.core.metadata.SnapshotMetadata;
 import io.thinvol.driver.peer.copy.ClaimSources;
 import io.thinvol.driver.peer.copy.PieceBlocks;
 import io.thinvol.driver.peer.copy.RangeDigest;
+import io.thinvol.driver.peer.copy.ReplicaEntitlement;
 import io.thinvol.driver.store.ContentSource;
 import io.thinvol.peer.v1.PeerCopyGrpc;
 import io.thinvol.peer.v1.PullChunk;
@@ -57,13 +58,19 @@ public final class PeerCopyService extends PeerCopyGrpc.PeerCopyImplBase {
   private final PointInTimeImages images;
   private final SnapshotMetadata metadata;
   private final ClaimSources claims;
+  private final ReplicaEntitlement replicas;
   private final String nodeId;
 
   public PeerCopyService(
-      PointInTimeImages images, SnapshotMetadata metadata, ClaimSources claims, String nodeId) {
+      PointInTimeImages images,
+      SnapshotMetadata metadata,
+      ClaimSources claims,
+      ReplicaEntitlement replicas,
+      String nodeId) {
     this.images = images;
     this.metadata = metadata;
     this.claims = claims;
+    this.replicas = replicas;
     this.nodeId = nodeId;
   }
 
@@ -89,9 +96,7 @@ public final class PeerCopyService extends PeerCopyGrpc.PeerCopyImplBase {
                 nodeId, RangeDigest.version(), request.getDigestVersion()));
       }
       String base = base(request, source, what);
-      Requests.requirePresent(request.getClaimNamespace(), "claim_namespace");
-      Requests.requirePresent(request.getClaimName(), "claim_name");
-      claims.requireSourceOf(request.getClaimNamespace(), request.getClaimName(), source);
+      entitled(request, source);
       Duration budget = Rpc.remaining(COPY_LIMIT);
       // Opened here, so that a base of another volume is refused before the stream starts.
       RangeCursor delta = base == null ? null : metadata.delta(base, source.id(), 0);
@@ -139,6 +144,26 @@ public final class PeerCopyService extends PeerCopyGrpc.PeerCopyImplBase {
     AtomicReference<PieceBlocks> made = new AtomicReference<>();
     images.withSnapshotImage(source.id(), image -> made.set(PieceBlocks.ofSnapshot(image)));
     return made.get();
+  }
+
+  /** PERMISSION_DENIED unless the claim, or the VolumeReplication, named entitles the caller. */
+  private void entitled(PullRequest request, ContentSource source) {
+    if (request.getReplicationName().isEmpty()) {
+      Requests.requirePresent(request.getClaimNamespace(), "claim_namespace");
+      Requests.requirePresent(request.getClaimName(), "claim_name");
+      claims.requireSourceOf(request.getClaimNamespace(), request.getClaimName(), source);
+      return;
+    }
+    Requests.requirePresent(request.getReplicationNamespace(), "replication_namespace");
+    if (source.kind() != ContentSource.Kind.SNAPSHOT) {
+      throw CsiException.invalidArgument(
+          "a replica is pulled from a sync snapshot (snapshot_id), not from a volume");
+    }
+    replicas.require(
+        request.getReplicationNamespace(),
+        request.getReplicationName(),
+        source.id(),
+        CallerAddress.current());
   }
 
   /** The base of a delta, held here; null for a whole copy. */

@@ -57,6 +57,7 @@ final class VolumeSpecs {
         source(request),
         parameters,
         ioMode(parameters, request.getMutableParametersSpecMap()),
+        null,
         null);
   }
 

@@ -20,6 +20,7 @@ import io.thinvol.driver.core.VolumeHealth;
 import io.thinvol.driver.core.VolumeManager;
 import io.thinvol.driver.core.metadata.SnapshotMetadata;
 import io.thinvol.driver.csi.AddonsIdentityService;
+import io.thinvol.driver.csi.CallerAddress;
 import io.thinvol.driver.csi.ControllerService;
 import io.thinvol.driver.csi.DataDirGate;
 import io.thinvol.driver.csi.GroupControllerService;
@@ -29,6 +30,7 @@ import io.thinvol.driver.csi.NodeService;
 import io.thinvol.driver.csi.PeerCopyService;
 import io.thinvol.driver.csi.PeerModifyService;
 import io.thinvol.driver.csi.ReclaimSpaceService;
+import io.thinvol.driver.csi.ReplicationService;
 import io.thinvol.driver.csi.SnapshotMetadataService;
 import io.thinvol.driver.host.CommandRunner;
 import io.thinvol.driver.host.FsType;
@@ -43,6 +45,7 @@ import io.thinvol.driver.peer.ModifyForwarding;
 import io.thinvol.driver.peer.PeerLookup;
 import io.thinvol.driver.peer.copy.ClaimSources;
 import io.thinvol.driver.peer.copy.PeerPuller;
+import io.thinvol.driver.peer.copy.ReplicaEntitlement;
 import io.thinvol.driver.store.Catalog;
 import io.thinvol.driver.store.DataDirLock;
 import io.thinvol.driver.store.DataLayout;
@@ -191,6 +194,7 @@ public final class Driver implements AutoCloseable {
       List<BindableService> addonsServices = new ArrayList<>();
       addonsServices.add(new AddonsIdentityService(config));
       addonsServices.addAll(new ReclaimSpaceService(reclaimer, metrics).services());
+      addonsServices.add(new ReplicationService(volumes.roles()));
       if (addons.endpoint() != null) {
         servers.add(
             GrpcServer.onSocket(
@@ -204,11 +208,14 @@ public final class Driver implements AutoCloseable {
           portServices.add(new PeerModifyService(volumes));
           // For the operator (an allowed account), not for peers: it makes them pull.
           portServices.add(new MoveCopyService(volumes));
+          ClaimSources claims = new ClaimSources(api, config.driverName());
           portServices.add(
               new PeerCopyService(
                   volumes.pointInTime(),
                   new SnapshotMetadata(catalog, layout, config.nodeId()),
-                  new ClaimSources(api, config.driverName()),
+                  claims,
+                  new ReplicaEntitlement(
+                      catalog, claims, lookup == null ? null : lookup.pods(), config.nodeId()),
                   config.nodeId()));
           peerMethods =
               Map.of(
@@ -231,7 +238,8 @@ public final class Driver implements AutoCloseable {
                         addons.allowedServiceAccounts(),
                         peerMethods,
                         Set.of(pull)),
-                    new MetricsInterceptor(metrics)),
+                    new MetricsInterceptor(metrics),
+                    new CallerAddress()),
                 eventLoops));
       }
     } catch (IOException | RuntimeException e) {

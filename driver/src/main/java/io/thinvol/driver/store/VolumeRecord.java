@@ -15,6 +15,7 @@ import java.util.Map;
  * @param ioMode how its loop devices reach the image ({@code direct} or {@code buffered}); a
  *     StorageClass parameter that ControllerModifyVolume may change. Null in records written before
  *     the field existed, whose devices were always attached buffered
+ * @param replication the volume's role in a replication; null when it is not replicated
  */
 public record VolumeRecord(
     int schemaVersion,
@@ -28,9 +29,32 @@ public record VolumeRecord(
     Map<String, String> parameters,
     boolean growFilesystemPending,
     Boolean formatted,
-    String ioMode) {
+    String ioMode,
+    ReplicationRecord replication) {
 
   public static final int SCHEMA_VERSION = 1;
+
+  /** Whether the volume is a replica (or a demoted copy): never staged nor published. */
+  public boolean secondary() {
+    return replication != null && replication.secondary();
+  }
+
+  public VolumeRecord withReplication(ReplicationRecord newReplication) {
+    return new VolumeRecord(
+        schemaVersion,
+        id,
+        name,
+        sizeBytes,
+        accessType,
+        fsType,
+        contentSource,
+        createdAt,
+        parameters,
+        growFilesystemPending,
+        formatted,
+        ioMode,
+        newReplication);
+  }
 
   public VolumeRecord withSize(long newSize, boolean growPending) {
     return changed(newSize, growPending, formatted, ioMode);
@@ -63,6 +87,7 @@ public record VolumeRecord(
         parameters,
         growPending,
         isFormatted,
-        newIoMode);
+        newIoMode,
+        replication);
   }
 }

@@ -58,6 +58,30 @@ final class CopySources {
             Map.of("snapshotHandle", snapshotId)));
   }
 
+  /**
+   * VolumeReplication {@code name} (uid {@code uid}) of claim {@code claim}, bound to volume {@code
+   * volumeId}, whose status names {@code standby} as its standby node ({@code null}: none yet).
+   */
+  void replication(String name, String uid, String claim, String volumeId, String standby) {
+    claim(claim, null, "pv-" + volumeId);
+    serve(
+        "/api/v1/persistentvolumes/pv-" + volumeId,
+        Map.of(
+            "metadata",
+            Map.of("name", "pv-" + volumeId),
+            "spec",
+            Map.of("csi", Map.of("driver", PeerDrivers.DRIVER, "volumeHandle", volumeId))));
+    serve(
+        "/apis/thinvol.io/v1alpha1/namespaces/" + NAMESPACE + "/volumereplications/" + name,
+        Map.of(
+            "metadata",
+            Map.of("name", name, "namespace", NAMESPACE, "uid", uid),
+            "spec",
+            Map.of("dataSource", Map.of("kind", "PersistentVolumeClaim", "name", claim)),
+            "status",
+            standby == null ? Map.of() : Map.of("standbyNode", standby)));
+  }
+
   /** The CreateVolume parameters the external-provisioner adds for claim {@code name}. */
   static Map<String, String> parametersOf(String name) {
     return Map.of(

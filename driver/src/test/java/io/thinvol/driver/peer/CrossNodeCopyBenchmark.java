@@ -157,7 +157,7 @@ public final class CrossNodeCopyBenchmark {
   }
 
   /** Each driver process's (this JVM's children's) VmRSS, by its node. */
-  private static String driversRss() {
+  static String driversRss() {
     return ProcessHandle.current()
         .children()
         .map(driver -> String.format("%s %s", nodeOf(driver.pid()), rssOf(driver.pid())))

@@ -39,6 +39,7 @@ class CatalogTest {
         Map.of(),
         false,
         null,
+        null,
         null);
   }
 
@@ -151,7 +152,8 @@ class CatalogTest {
                 Map.of("ioMode", "direct"),
                 true,
                 true,
-                "direct"));
+                "direct",
+                null));
     assertThat(catalog.unreadable()).isEmpty();
   }
 

@@ -218,7 +218,7 @@ public final class OlmBundle {
                 .orElse(false));
   }
 
-  /** Waits until the Deployment's one new pod is available and no old one runs. */
+  /** Waits until each of the Deployment's replicas is new and available and no old one runs. */
   private void awaitAvailable(String name) {
     Waits.untilTrue(
         "the operator Deployment " + name + " to be available",
@@ -229,9 +229,9 @@ public final class OlmBundle {
           return d != null
               && d.getStatus() != null
               && d.getMetadata().getGeneration().equals(d.getStatus().getObservedGeneration())
-              && Integer.valueOf(1).equals(d.getStatus().getAvailableReplicas())
-              && Integer.valueOf(1).equals(d.getStatus().getUpdatedReplicas())
-              && Integer.valueOf(1).equals(d.getStatus().getReplicas());
+              && d.getSpec().getReplicas().equals(d.getStatus().getAvailableReplicas())
+              && d.getSpec().getReplicas().equals(d.getStatus().getUpdatedReplicas())
+              && d.getSpec().getReplicas().equals(d.getStatus().getReplicas());
         });
   }
 

@@ -19,10 +19,18 @@ final class MissingCrd {
     return "CRD "
         + crd
         + " is not installed, so "
-        + String.join(", ", waiting)
+        + said(waiting)
         + " wait until it is; install it from this release with kubectl apply -f "
         + file(crd)
         + " (helm upgrade never updates a chart's CRDs)";
+  }
+
+  /** {@code a}, {@code a, and b}, {@code a, b, and c}: each may hold an "and" of its own. */
+  private static String said(List<String> waiting) {
+    int last = waiting.size() - 1;
+    return last == 0
+        ? waiting.get(0)
+        : String.join(", ", waiting.subList(0, last)) + ", and " + waiting.get(last);
   }
 
   static String file(String crd) {

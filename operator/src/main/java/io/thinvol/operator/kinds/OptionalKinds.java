@@ -11,6 +11,8 @@ import io.javaoperatorsdk.operator.processing.event.source.inbound.SimpleInbound
 import io.thinvol.api.v1alpha1.ReclaimSpaceCronJob;
 import io.thinvol.api.v1alpha1.ReclaimSpaceJob;
 import io.thinvol.api.v1alpha1.VolumeMove;
+import io.thinvol.api.v1alpha1.VolumeReplication;
+import io.thinvol.api.v1alpha1.VolumeReplicationClass;
 import io.thinvol.operator.ClusterFacts;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -45,7 +47,12 @@ public final class OptionalKinds implements AutoCloseable {
 
   /** The kinds that may be missing: thinvol's own beyond StorageBackend. */
   public static final List<Class<? extends HasMetadata>> KINDS =
-      List.of(ReclaimSpaceJob.class, ReclaimSpaceCronJob.class, VolumeMove.class);
+      List.of(
+          ReclaimSpaceJob.class,
+          ReclaimSpaceCronJob.class,
+          VolumeMove.class,
+          VolumeReplication.class,
+          VolumeReplicationClass.class);
 
   private final KubernetesClient client;
   private final Consumer<ConfigurationServiceOverrider> configuration;

@@ -99,6 +99,12 @@ public final class OperatorRbac {
     // node annotated thinvol.io/evacuate=true; those not yet cutting over are deleted when the
     // annotation goes.
     rules.add("thinvol.io", "volumemoves", "list", "watch", "create", "delete");
+    // VolumeReplications (io.thinvol.operator.replicate): the finalizer (a patch), the status, its
+    // class; a failover or a switchover is a VolumeMove it creates (above); a stale copy's old
+    // volume gets its policy back (persistentvolumes patch, above).
+    rules.add("thinvol.io", "volumereplications", "get", "list", "watch", "patch");
+    rules.add("thinvol.io", "volumereplications/status", "update");
+    rules.add("thinvol.io", "volumereplicationclasses", "get");
     // Nodes: their annotation (evacuation), health (a move's nodes NotReady or lost) and deletion
     // (claims on lost nodes, io.thinvol.operator.nodeloss), which a Warning on each claim tells.
     rules.add("", "nodes", READ);

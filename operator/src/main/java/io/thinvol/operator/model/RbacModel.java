@@ -84,7 +84,9 @@ public final class RbacModel {
             "update",
             "patch"),
         rule("snapshot.storage.k8s.io", "volumesnapshotcontents/status", "update", "patch"),
-        rule("authentication.k8s.io", "tokenreviews", "create"));
+        rule("authentication.k8s.io", "tokenreviews", "create"),
+        // a node's driver sends a replica only to the standby its VolumeReplication names
+        rule("thinvol.io", "volumereplications", "get"));
   }
 
   /** Binds the shared node rules to the node ServiceAccounts of the given backends. */

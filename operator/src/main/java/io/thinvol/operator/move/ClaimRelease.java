@@ -49,7 +49,7 @@ final class ClaimRelease {
       move.save();
       return POLL;
     }
-    List<String> users = cluster.podsUsing(names.namespace(), names.claim());
+    List<String> users = ReplicaMove.users(move);
     if (!users.isEmpty()) {
       // A pod started between the wait and now: give the claim back to it, wait again.
       cluster.deletePolicy(names);

@@ -51,6 +51,9 @@ final class CutOverCopy {
                         "PersistentVolume "
                             + old.getMetadata().getName()
                             + " does not hold the claim the cut-over deleted"));
+    if (ReplicaMove.promoted(move)) {
+      return ReplicaPromotion.rebind(move, old, claim);
+    }
     CutSnapshot.State cut = CutSnapshot.ready(move, old);
     if (cut.handle() == null) {
       return cut.lookAgain();
@@ -102,20 +105,7 @@ final class CutOverCopy {
       return Optional.of(recorded(move, held.get()));
     }
     MoveCluster cluster = move.cluster();
-    PersistentVolumeClaim base =
-        cluster
-            .claim(names.namespace(), names.baseClaim())
-            .orElseThrow(
-                () ->
-                    MoveFailure.failed(
-                        "PreCopyLost",
-                        "PersistentVolumeClaim " + names.baseClaim() + " (the pre-copy) is gone"));
-    String baseHandle =
-        cluster
-            .volume(base.getSpec().getVolumeName())
-            .map(pv -> pv.getSpec().getCsi().getVolumeHandle())
-            .orElseThrow(
-                () -> MoveFailure.failed("PreCopyLost", "the pre-copy's PersistentVolume is gone"));
+    String baseHandle = baseHandle(move);
     cluster.ensure(ClaimObjects.entitlement(names, claim));
     String target = move.status().getTargetNode();
     Optional<DriverEndpoint> endpoint = SourceFacts.endpoint(move, old, target);
@@ -173,8 +163,30 @@ final class CutOverCopy {
     return Optional.of(recorded(move, copied));
   }
 
+  /** The pre-copy's volume on the target: the restored claim's, or a replication's replica. */
+  private static String baseHandle(Move move) throws MoveFailure {
+    if (ReplicaMove.of(move)) {
+      return move.status().getReplicaVolumeHandle();
+    }
+    MoveNames names = move.names();
+    MoveCluster cluster = move.cluster();
+    PersistentVolumeClaim base =
+        cluster
+            .claim(names.namespace(), names.baseClaim())
+            .orElseThrow(
+                () ->
+                    MoveFailure.failed(
+                        "PreCopyLost",
+                        "PersistentVolumeClaim " + names.baseClaim() + " (the pre-copy) is gone"));
+    return cluster
+        .volume(base.getSpec().getVolumeName())
+        .map(pv -> pv.getSpec().getCsi().getVolumeHandle())
+        .orElseThrow(
+            () -> MoveFailure.failed("PreCopyLost", "the pre-copy's PersistentVolume is gone"));
+  }
+
   /** The new volume and the copy's figures in the status, saved, before anything is made of it. */
-  private static CopiedIn recorded(Move move, CopiedIn copied) {
+  static CopiedIn recorded(Move move, CopiedIn copied) {
     VolumeMoveStatus status = move.status();
     if (copied.volumeId().equals(status.getTargetVolumeHandle())) {
       return copied; // asked again after a restart, or taken again: the figures are recorded

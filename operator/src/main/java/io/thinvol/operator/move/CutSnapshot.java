@@ -8,6 +8,7 @@ import io.thinvol.addons.call.MoveCopier.SnapshotOf;
 import io.thinvol.addons.call.MoveCopier.Taken;
 import io.thinvol.addons.resolve.DriverEndpoint;
 import io.thinvol.operator.model.ImportedSnapshot;
+import io.thinvol.operator.transfer.QuickAnswers;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -147,7 +148,7 @@ final class CutSnapshot {
     }
     String node = move.status().getSourceNode();
     String name = move.names().cutSnapshot();
-    SourceFacts.Asked<Boolean> asked =
+    QuickAnswers.Asked<Boolean> asked =
         SourceFacts.ask(
             move,
             old,

@@ -63,14 +63,29 @@ final class FinishStep {
       move.save();
       return WaitStep.POLL;
     }
+    if (ReplicaMove.promoted(move)) {
+      Duration promoting = ReplicaPromotion.promote(move, old);
+      if (promoting != null) {
+        return promoting;
+      }
+    }
     NodeWait.Release release = NodeWait.beforeReleasingSource(move, old);
     if (release != NodeWait.Release.GO) {
       return release == NodeWait.Release.HOLD ? NodeWait.POLL : null;
     }
     TemporaryObjects.remove(move);
     String policy = status.getOriginalReclaimPolicy();
-    move.cluster().patchVolume(old.getMetadata().getName(), VolumeObjects.releasePatch(policy));
-    if (!"Delete".equals(policy)) {
+    if (ReplicaMove.promoted(move)) {
+      // the stale copy: it may hold writes the failover lost; the replication decides its fate
+      move.cluster()
+          .patchVolume(
+              old.getMetadata().getName(),
+              ReplicaPromotion.stalePatch(
+                  move.names(), move.resource().getSpec().getVolumeReplication()));
+    } else {
+      move.cluster().patchVolume(old.getMetadata().getName(), VolumeObjects.releasePatch(policy));
+    }
+    if (!"Delete".equals(policy) && !ReplicaMove.promoted(move)) {
       move.normal(
           "SourceKept",
           "PersistentVolume "
@@ -83,7 +98,9 @@ final class FinishStep {
     }
     status.setCompletionTime(move.now().toString());
     String message =
-        "moved PersistentVolumeClaim "
+        (ReplicaMove.promoted(move)
+                ? "failed over PersistentVolumeClaim "
+                : "moved PersistentVolumeClaim ")
             + names.claim()
             + " from node "
             + status.getSourceNode()

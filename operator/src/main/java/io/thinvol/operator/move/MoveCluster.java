@@ -168,9 +168,15 @@ final class MoveCluster {
    * scheduler has not placed yet mounts nothing; one that ended holds nothing).
    */
   List<String> podsUsing(String namespace, String claim) {
+    return podsUsing(namespace, claim, null);
+  }
+
+  /** {@link #podsUsing(String, String)} but those of {@code exceptNode} (null: none excepted). */
+  List<String> podsUsing(String namespace, String claim, String exceptNode) {
     return client.pods().inNamespace(namespace).list().getItems().stream()
         .filter(pod -> uses(pod, claim))
         .filter(pod -> pod.getSpec().getNodeName() != null)
+        .filter(pod -> !pod.getSpec().getNodeName().equals(exceptNode))
         .filter(pod -> !ended(pod))
         .map(pod -> pod.getMetadata().getName())
         .sorted()

@@ -2,6 +2,8 @@ package io.thinvol.operator.move;
 
 import io.thinvol.api.kube.Events;
 import io.thinvol.operator.model.Settings;
+import io.thinvol.operator.transfer.DriverEndpoints;
+import io.thinvol.operator.transfer.TargetChoice;
 import java.time.Clock;
 
 /**

@@ -1,6 +1,5 @@
 package io.thinvol.operator.move;
 
-import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.thinvol.api.kube.Conditions;
@@ -9,8 +8,6 @@ import io.thinvol.api.v1alpha1.VolumeMove;
 import io.thinvol.api.v1alpha1.VolumeMoveStatus;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
@@ -53,17 +50,8 @@ final class MoveStatusModel {
       boolean holds,
       String reason,
       String message) {
-    List<Condition> previous = status.getConditions() == null ? List.of() : status.getConditions();
-    Condition next =
-        Conditions.of(previous, type, holds ? "True" : "False", reason, message, generation, now);
-    List<Condition> conditions = new ArrayList<>();
-    for (Condition c : previous) {
-      if (!c.getType().equals(type)) {
-        conditions.add(c);
-      }
-    }
-    conditions.add(next);
-    status.setConditions(conditions);
+    status.setConditions(
+        Conditions.with(status.getConditions(), type, holds, reason, message, generation, now));
   }
 
   static Quantity bytes(long bytes) {

@@ -214,13 +214,18 @@ final class NodeWait {
     return Release.ENDED;
   }
 
+  /** What the first of the move's nodes that is not Ready is, if one is. */
+  static Optional<String> notReady(Move move) {
+    return trouble(move, true, true).map(Trouble::said);
+  }
+
   /** The first of the move's nodes asked for that is not Ready, the source first. */
   private static Optional<Trouble> trouble(Move move, boolean source, boolean target) {
     MoveNodes nodes = move.services().nodes();
     if (source) {
       String node = move.status().getSourceNode();
       NodeHealth health = nodes.health(node);
-      if (!health.ready()) {
+      if (!health.ready() && !(health.lost() && ReplicaMove.failsOver(move))) {
         return Optional.of(new Trouble(SOURCE, node, health));
       }
     }
@@ -265,8 +270,10 @@ final class NodeWait {
       return;
     }
     String target = "the target node " + move.status().getTargetNode();
+    boolean sourceReady =
+        source && move.services().nodes().health(move.status().getSourceNode()).ready();
     String message =
-        (source
+        (sourceReady
                 ? "the source node " + move.status().getSourceNode() + " and " + target + " are"
                 : target + " is")
             + " Ready; the move goes on";

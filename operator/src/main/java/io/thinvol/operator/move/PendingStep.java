@@ -2,6 +2,7 @@ package io.thinvol.operator.move;
 
 import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.thinvol.api.v1alpha1.MovePhase;
+import io.thinvol.api.v1alpha1.ReplicaPoint;
 import io.thinvol.api.v1alpha1.VolumeMoveStatus;
 import java.time.Duration;
 import java.util.List;
@@ -29,6 +30,11 @@ final class PendingStep {
     if (status.getSourceNode() == null) {
       MoveValidation.Source source = MoveValidation.check(move);
       String target = move.resource().getSpec().getTargetNode();
+      if (ReplicaMove.of(move)) {
+        ReplicaPoint replica = ReplicaMove.replica(move);
+        target = replica.getNode();
+        status.setReplicaVolumeHandle(replica.getVolumeHandle());
+      }
       if (target == null || target.isEmpty()) {
         Optional<String> chosen =
             move.services()
@@ -65,6 +71,10 @@ final class PendingStep {
               + source.node()
               + " to node "
               + target);
+    }
+    if (ReplicaMove.of(move)) {
+      start(move); // nothing is copied from the source now: no slot is taken
+      return null;
     }
     PersistentVolume volume = SourceFacts.oldVolume(move);
     int limit = SourceFacts.slots(move, volume);

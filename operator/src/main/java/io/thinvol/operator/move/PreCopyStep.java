@@ -23,6 +23,10 @@ final class PreCopyStep {
    * @return when to look again, or null when the pre-copy is done (WaitingForCutOver)
    */
   static Duration run(Move move) throws MoveFailure {
+    if (ReplicaMove.of(move)) {
+      replicaIsThePreCopy(move);
+      return null;
+    }
     MoveNames names = move.names();
     MoveCluster cluster = move.cluster();
     PersistentVolume old = SourceFacts.oldVolume(move);
@@ -102,6 +106,28 @@ final class PreCopyStep {
     move.phase(
         MovePhase.WaitingForCutOver,
         "pre-copied; the cut-over begins once no pod uses PersistentVolumeClaim "
+            + move.names().claim());
+    move.save();
+  }
+
+  /** A replication's move: its replica on the target is the pre-copy; nothing is copied now. */
+  private static void replicaIsThePreCopy(Move move) {
+    VolumeMoveStatus status = move.status();
+    status.setPreCopyCompletionTime(move.now().toString());
+    String message =
+        "the replica "
+            + status.getReplicaVolumeHandle()
+            + " of VolumeReplication "
+            + move.resource().getSpec().getVolumeReplication()
+            + " on node "
+            + status.getTargetNode()
+            + " is the pre-copy";
+    move.condition(MoveStatusModel.PRE_COPIED, true, "Replica", message);
+    move.normal("PreCopied", message);
+    move.phase(
+        MovePhase.WaitingForCutOver,
+        message
+            + "; the cut-over begins once no pod uses PersistentVolumeClaim "
             + move.names().claim());
     move.save();
   }

@@ -8,6 +8,8 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A cut-over that cannot finish after the claim was deleted gives the claim its old volume back:
@@ -21,6 +23,8 @@ final class Rollback {
   static final String ROLLING_BACK = "RollingBack";
 
   static final Duration POLL = Duration.ofMillis(500);
+
+  private static final Logger log = LoggerFactory.getLogger(Rollback.class);
 
   private Rollback() {}
 
@@ -48,10 +52,17 @@ final class Rollback {
     String uid = move.resource().getMetadata().getUid();
     Optional<String> inFlight = move.services().calls().inFlight(uid);
     if (inFlight.isPresent()) {
-      // What it made is known when it ends, so that it is not left behind on either node.
-      move.message("rolling back: waiting for " + inFlight.get() + " to end");
-      move.save();
-      return POLL;
+      Optional<String> unanswerable = unanswerable(move, old);
+      if (unanswerable.isEmpty()) {
+        // What it made is known when it ends, so that it is not left behind on either node.
+        move.message("rolling back: waiting for " + inFlight.get() + " to end");
+        move.save();
+        return POLL;
+      }
+      // A call to a node gone quiet may never end (its connection is not reset): given up, what
+      // it made is dropped by name below, as after a restart.
+      log.info("rolling back: giving up {}: {}", inFlight.get(), unanswerable.get());
+      move.services().calls().cancel(uid);
     }
     move.services()
         .calls()
@@ -110,7 +121,9 @@ final class Rollback {
         names.namespace(),
         names.claim(),
         Serialization.asJson(Map.of("metadata", Map.of("annotations", annotations))));
-    CutSnapshot.dropUnimported(move, old);
+    if (!ReplicaMove.promoted(move)) {
+      CutSnapshot.dropUnimported(move, old); // a failover took none
+    }
     // The copy's claim went at the start; the pre-copy's is bound: its snapshot may go with it.
     TemporaryObjects.removeAfterFailure(move);
     String why =
@@ -131,12 +144,34 @@ final class Rollback {
   }
 
   /**
+   * Why a call in flight to the move's nodes may never answer: a node not Ready, or no ready driver
+   * pod on one.
+   */
+  private static Optional<String> unanswerable(Move move, PersistentVolume old) {
+    Optional<String> notReady = NodeWait.notReady(move);
+    if (notReady.isPresent()) {
+      return notReady;
+    }
+    for (String node :
+        new String[] {move.status().getSourceNode(), move.status().getTargetNode()}) {
+      if (SourceFacts.endpoint(move, old, node).isEmpty()) {
+        return Optional.of("no ready driver pod on node " + node);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
    * A volume the copy made on the target: a PersistentVolume bound to a claim that never existed,
    * with the Delete policy, so that the target's provisioner deletes it.
    */
   private static void discardNewVolume(Move move, PersistentVolume old) {
     String handle = move.status().getTargetVolumeHandle();
     if (handle == null) {
+      return;
+    }
+    if (ReplicaMove.promoted(move)) {
+      ReplicaPromotion.release(move); // the replica is the replication's: never deleted here
       return;
     }
     MoveNames names = move.names();
@@ -148,17 +183,7 @@ final class Rollback {
     }
     var ref = made.get().getSpec().getClaimRef();
     if (ref == null || !VolumeObjects.discardedClaimUid(names).equals(ref.getUid())) {
-      Map<String, Object> claimRef = new HashMap<>();
-      claimRef.put("name", names.cut());
-      claimRef.put("uid", VolumeObjects.discardedClaimUid(names));
-      claimRef.put("resourceVersion", null);
-      move.cluster()
-          .patchVolume(
-              names.newVolume(),
-              Serialization.asJson(
-                  Map.of(
-                      "spec",
-                      Map.of("claimRef", claimRef, "persistentVolumeReclaimPolicy", "Delete"))));
+      move.cluster().patchVolume(names.newVolume(), VolumeObjects.unclaimedPatch(names, "Delete"));
     }
   }
 }

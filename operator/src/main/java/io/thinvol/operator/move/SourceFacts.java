@@ -1,18 +1,15 @@
 package io.thinvol.operator.move;
 
 import io.fabric8.kubernetes.api.model.PersistentVolume;
-import io.grpc.Status;
 import io.thinvol.addons.call.MoveCopier;
 import io.thinvol.addons.resolve.DriverEndpoint;
 import io.thinvol.api.BackendNames;
 import io.thinvol.api.v1alpha1.MovesSpec;
 import io.thinvol.api.v1alpha1.StorageBackend;
+import io.thinvol.operator.transfer.QuickAnswers;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.BiFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,7 +20,7 @@ final class SourceFacts {
   /**
    * A question a driver answers at once (a space, a drop): quick, or the driver is not answering.
    */
-  static final Duration QUICK = Duration.ofSeconds(10);
+  static final Duration QUICK = QuickAnswers.QUICK;
 
   /** What {@code spec.moves.maxConcurrentPerNode} is when a backend does not set it. */
   static final int DEFAULT_SLOTS = 2;
@@ -77,7 +74,7 @@ final class SourceFacts {
   /** The bytes a volume holds on a node's disk, or empty when the driver does not say. */
   static Optional<Long> allocated(
       Move move, PersistentVolume volume, String node, String volumeId) {
-    Asked<MoveCopier.VolumeSpace> asked =
+    QuickAnswers.Asked<MoveCopier.VolumeSpace> asked =
         ask(move, volume, node, (copier, driver) -> copier.space(driver, volumeId, QUICK));
     if (asked.failure() != null) {
       log.info(
@@ -90,36 +87,12 @@ final class SourceFacts {
     return Optional.of(asked.answer().allocatedBytes());
   }
 
-  /**
-   * A driver's answer, or why there is none ({@code failure}: UNAVAILABLE when no driver pod is
-   * ready, DEADLINE_EXCEEDED when it did not answer in time).
-   */
-  record Asked<T>(T answer, Status failure) {}
-
-  /** Asks the backend's driver on {@code node} something it answers at once ({@link #QUICK}). */
-  static <T> Asked<T> ask(
+  /** Asks the backend's driver on {@code node} something it answers at once. */
+  static <T> QuickAnswers.Asked<T> ask(
       Move move,
       PersistentVolume volume,
       String node,
       BiFunction<MoveCopier, DriverEndpoint, CompletableFuture<T>> call) {
-    Optional<DriverEndpoint> endpoint = endpoint(move, volume, node);
-    if (endpoint.isEmpty()) {
-      return new Asked<>(null, Status.UNAVAILABLE.withDescription("no ready driver pod"));
-    }
-    try {
-      return new Asked<>(
-          call.apply(move.services().calls().copier(), endpoint.get())
-              .get(QUICK.toMillis(), TimeUnit.MILLISECONDS),
-          null);
-    } catch (ExecutionException e) {
-      return new Asked<>(null, Status.fromThrowable(e.getCause()));
-    } catch (TimeoutException e) {
-      return new Asked<>(
-          null,
-          Status.DEADLINE_EXCEEDED.withDescription("no answer in " + QUICK.toSeconds() + "s"));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return new Asked<>(null, Status.CANCELLED);
-    }
+    return QuickAnswers.ask(move.services().calls().copier(), endpoint(move, volume, node), call);
   }
 }

@@ -2,6 +2,7 @@ package io.thinvol.operator.move;
 
 import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.grpc.Status;
+import io.thinvol.operator.transfer.QuickAnswers;
 import java.time.Duration;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -36,7 +37,7 @@ final class UnrecordedCopy {
       return null;
     }
     String node = move.status().getTargetNode();
-    SourceFacts.Asked<Boolean> asked =
+    QuickAnswers.Asked<Boolean> asked =
         SourceFacts.ask(
             move,
             old,

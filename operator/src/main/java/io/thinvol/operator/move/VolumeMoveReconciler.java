@@ -16,6 +16,8 @@ import io.thinvol.api.v1alpha1.MovePhase;
 import io.thinvol.api.v1alpha1.VolumeMove;
 import io.thinvol.operator.model.OperatorRbac;
 import io.thinvol.operator.model.Settings;
+import io.thinvol.operator.transfer.DriverEndpoints;
+import io.thinvol.operator.transfer.TargetChoice;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;

@@ -93,6 +93,21 @@ final class VolumeObjects {
   }
 
   /**
+   * A volume of the target bound to a claim that never existed ({@link #discardedClaimUid}), so
+   * that nothing binds it, with {@code reclaimPolicy}: Delete lets the target's provisioner delete
+   * it, Retain keeps it.
+   */
+  static String unclaimedPatch(MoveNames names, String reclaimPolicy) {
+    Map<String, Object> claimRef = new HashMap<>();
+    claimRef.put("name", names.cut());
+    claimRef.put("uid", discardedClaimUid(names));
+    claimRef.put("resourceVersion", null);
+    return Serialization.asJson(
+        Map.of(
+            "spec", Map.of("claimRef", claimRef, "persistentVolumeReclaimPolicy", reclaimPolicy)));
+  }
+
+  /**
    * The old volume held for the move: Retain, so that the deletion of its claim cannot delete it,
    * the move's name, and the claim as it was.
    */

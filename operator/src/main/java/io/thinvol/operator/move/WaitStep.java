@@ -20,7 +20,7 @@ final class WaitStep {
    */
   static Duration run(Move move) throws MoveFailure {
     MoveNames names = move.names();
-    List<String> users = move.cluster().podsUsing(names.namespace(), names.claim());
+    List<String> users = ReplicaMove.users(move);
     if (!users.isEmpty()) {
       move.message(
           "waiting for PersistentVolumeClaim "
@@ -32,6 +32,10 @@ final class WaitStep {
               + " it (stop or drain them to cut over)");
       move.save();
       return POLL;
+    }
+    if (ReplicaMove.of(move)) {
+      start(move);
+      return null;
     }
     String source = move.status().getSourceNode();
     int limit = SourceFacts.slots(move, SourceFacts.oldVolume(move));
@@ -52,18 +56,28 @@ final class WaitStep {
 
   private static void start(Move move) {
     move.status().setCutOverStartTime(move.now().toString());
-    move.phase(
-        MovePhase.CuttingOver,
-        "copying the blocks changed since the pre-copy and rebinding the claim");
+    if (ReplicaMove.of(move)) {
+      move.status()
+          .setReplicaCutOver(
+              ReplicaMove.sourceFenced(move).isPresent()
+                  ? ReplicaMove.PROMOTED
+                  : ReplicaMove.FINAL_DELTA);
+    }
+    String doing =
+        ReplicaMove.promoted(move)
+            ? "taking the replica on node "
+                + move.status().getTargetNode()
+                + " as it is (node "
+                + move.status().getSourceNode()
+                + " is dead and fenced) and rebinding the claim"
+            : "copying the changed blocks to node "
+                + move.status().getTargetNode()
+                + " and rebinding the claim";
+    move.phase(MovePhase.CuttingOver, doing);
     move.condition(
         MoveStatusModel.CUT_OVER, false, "InProgress", "the claim is unused; cutting over");
     move.normal(
-        "CutOverStarted",
-        "PersistentVolumeClaim "
-            + move.names().claim()
-            + " is unused: copying the changed blocks to node "
-            + move.status().getTargetNode()
-            + " and rebinding the claim");
+        "CutOverStarted", "PersistentVolumeClaim " + move.names().claim() + " is unused: " + doing);
     move.save();
   }
 }

@@ -72,7 +72,8 @@ public final class ClaimSources {
     }
   }
 
-  private String volumeHandle(String namespace, String claim) {
+  /** The handle of the volume the claim is bound to, if it is one of this driver's; else null. */
+  String volumeHandle(String namespace, String claim) {
     String volumeName =
         get(
                 "/api/v1/namespaces/"
@@ -124,7 +125,7 @@ public final class ClaimSources {
         : handle;
   }
 
-  private JsonTree get(String path, String what) {
+  JsonTree get(String path, String what) {
     try {
       return api.get().get(path);
     } catch (IllegalStateException e) {
@@ -138,7 +139,7 @@ public final class ClaimSources {
     }
   }
 
-  private static String encode(String value) {
+  static String encode(String value) {
     return URLEncoder.encode(value, StandardCharsets.UTF_8);
   }
 }

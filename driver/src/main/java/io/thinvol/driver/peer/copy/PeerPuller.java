@@ -45,17 +45,7 @@ public final class PeerPuller implements RemoteSources {
       Map<String, String> parameters,
       Duration budget) {
     String what = describe(source);
-    String claimNamespace = parameters.getOrDefault(CLAIM_NAMESPACE, "");
-    String claimName = parameters.getOrDefault(CLAIM_NAME, "");
-    if (claimNamespace.isEmpty() || claimName.isEmpty()) {
-      throw CsiException.notFound(
-          "%s does not exist on node %s; a copy from another node is sent only for a claim that"
-              + " names it, and this request names no claim (%s, %s: the external-provisioner's"
-              + " --extra-create-metadata)",
-          what, peers.nodeId(), CLAIM_NAMESPACE, CLAIM_NAME);
-    }
-    PullRequest.Builder request =
-        PullRequest.newBuilder().setClaimNamespace(claimNamespace).setClaimName(claimName);
+    PullRequest.Builder request = entitled(PullRequest.newBuilder(), parameters, what);
     List<PeerEndpoint> candidates = new ArrayList<>();
     Set<String> unreachable = new TreeSet<>();
     if (source.kind() == ContentSource.Kind.VOLUME) {
@@ -109,6 +99,27 @@ public final class PeerPuller implements RemoteSources {
     throw CsiException.notFound(
         "%s does not exist on any node (asked %s and %s)",
         what, peers.nodeId(), candidates.stream().map(PeerEndpoint::node).sorted().toList());
+  }
+
+  /** The request with the claim, or the VolumeReplication, that entitles this node to the copy. */
+  private PullRequest.Builder entitled(
+      PullRequest.Builder request, Map<String, String> parameters, String what) {
+    String replicationName = parameters.getOrDefault(REPLICATION_NAME, "");
+    if (!replicationName.isEmpty()) {
+      return request
+          .setReplicationNamespace(parameters.getOrDefault(REPLICATION_NAMESPACE, ""))
+          .setReplicationName(replicationName);
+    }
+    String claimNamespace = parameters.getOrDefault(CLAIM_NAMESPACE, "");
+    String claimName = parameters.getOrDefault(CLAIM_NAME, "");
+    if (claimNamespace.isEmpty() || claimName.isEmpty()) {
+      throw CsiException.notFound(
+          "%s does not exist on node %s; a copy from another node is sent only for a claim that"
+              + " names it, and this request names no claim (%s, %s: the external-provisioner's"
+              + " --extra-create-metadata)",
+          what, peers.nodeId(), CLAIM_NAMESPACE, CLAIM_NAME);
+    }
+    return request.setClaimNamespace(claimNamespace).setClaimName(claimName);
   }
 
   private static String describe(ContentSource source) {

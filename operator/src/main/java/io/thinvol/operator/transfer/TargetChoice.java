@@ -1,4 +1,4 @@
-package io.thinvol.operator.move;
+package io.thinvol.operator.transfer;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -15,22 +15,26 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Where a move without a target goes: a node whose kubelet registered the claim's driver, other
- * than the source, schedulable, Ready and not being evacuated, with the most capacity the driver
- * publishes for the claim's StorageClass (CSIStorageCapacity); ties go to the first name.
+ * Where a move without a target goes, or a replica: a node whose kubelet registered the claim's
+ * driver, other than the source, schedulable, Ready and not being evacuated, with the most capacity
+ * the driver publishes for the claim's StorageClass (CSIStorageCapacity); ties go to the first
+ * name. A replica's standby may further have to carry some labels, and prefers another zone.
  */
-final class TargetChoice {
+public final class TargetChoice {
+
+  /** The zone label, which a standby prefers to differ from its primary's. */
+  public static final String ZONE = "topology.kubernetes.io/zone";
 
   private final KubernetesClient client;
   private final String driverNamespace;
 
-  TargetChoice(KubernetesClient client, String driverNamespace) {
+  public TargetChoice(KubernetesClient client, String driverNamespace) {
     this.client = client;
     this.driverNamespace = driverNamespace;
   }
 
   /** Whether the node's kubelet registered the driver (its CSINode lists it). */
-  boolean serves(String node, String driver) {
+  public boolean serves(String node, String driver) {
     CSINode csiNode = client.storage().v1().csiNodes().withName(node).get();
     return csiNode != null
         && csiNode.getSpec() != null
@@ -38,7 +42,26 @@ final class TargetChoice {
         && csiNode.getSpec().getDrivers().stream().anyMatch(d -> driver.equals(d.getName()));
   }
 
-  Optional<String> choose(String source, String driver, String storageClass) {
+  public Optional<String> choose(String source, String driver, String storageClass) {
+    return choose(source, driver, storageClass, Map.of(), null);
+  }
+
+  /**
+   * A standby for a replica of the source's volume: a node with every label of {@code labels}, in
+   * another zone than the source's if one can take it, then as {@link #choose}.
+   */
+  public Optional<String> chooseStandby(
+      String source, String driver, String storageClass, Map<String, String> labels) {
+    return choose(
+        source, driver, storageClass, labels, zone(client.nodes().withName(source).get()));
+  }
+
+  private Optional<String> choose(
+      String source,
+      String driver,
+      String storageClass,
+      Map<String, String> labels,
+      String sourceZone) {
     Map<String, BigDecimal> capacity = capacities(storageClass);
     return client.storage().v1().csiNodes().list().getItems().stream()
         .filter(
@@ -48,20 +71,32 @@ final class TargetChoice {
                     && n.getSpec().getDrivers().stream().anyMatch(d -> driver.equals(d.getName())))
         .map(n -> n.getMetadata().getName())
         .filter(name -> !name.equals(source))
-        .filter(this::takesVolumes)
+        .map(name -> client.nodes().withName(name).get())
+        .filter(node -> node != null && takesVolumes(node) && hasLabels(node, labels))
         .sorted(
-            Comparator.comparing(
-                    (String name) -> capacity.getOrDefault(name, BigDecimal.ZERO),
+            Comparator.comparing((Node node) -> sourceZone != null && sourceZone.equals(zone(node)))
+                .thenComparing(
+                    node -> capacity.getOrDefault(node.getMetadata().getName(), BigDecimal.ZERO),
                     Comparator.reverseOrder())
-                .thenComparing(Comparator.naturalOrder()))
+                .thenComparing(node -> node.getMetadata().getName()))
+        .map(node -> node.getMetadata().getName())
         .findFirst();
   }
 
-  private boolean takesVolumes(String name) {
-    Node node = client.nodes().withName(name).get();
-    if (node == null) {
-      return false;
-    }
+  private static String zone(Node node) {
+    return node == null || node.getMetadata().getLabels() == null
+        ? null
+        : node.getMetadata().getLabels().get(ZONE);
+  }
+
+  private static boolean hasLabels(Node node, Map<String, String> labels) {
+    Map<String, String> has =
+        node.getMetadata().getLabels() == null ? Map.of() : node.getMetadata().getLabels();
+    return labels.entrySet().stream()
+        .allMatch(wanted -> wanted.getValue().equals(has.get(wanted.getKey())));
+  }
+
+  private static boolean takesVolumes(Node node) {
     boolean unschedulable =
         node.getSpec() != null && Boolean.TRUE.equals(node.getSpec().getUnschedulable());
     boolean evacuating =

@@ -1,4 +1,4 @@
-package io.thinvol.operator.move;
+package io.thinvol.operator.transfer;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.thinvol.addons.resolve.DriverEndpoint;
@@ -6,21 +6,21 @@ import io.thinvol.api.BackendNames;
 import java.util.Optional;
 
 /**
- * The driver pod of a backend on a node, as a move calls it: its CSI-Addons TLS port. The pod's
- * certificate is left to the copier to read (the move's calls are few).
+ * The driver pod of a backend on a node, as a move or a replication calls it: its CSI-Addons TLS
+ * port. The pod's certificate is left to the copier to read (the calls are few).
  */
-final class DriverEndpoints {
+public final class DriverEndpoints {
 
   private final KubernetesClient client;
   private final String namespace;
 
-  DriverEndpoints(KubernetesClient client, String namespace) {
+  public DriverEndpoints(KubernetesClient client, String namespace) {
     this.client = client;
     this.namespace = namespace;
   }
 
   /** The Ready driver pod with an IP, or empty. */
-  Optional<DriverEndpoint> on(String backend, String node) {
+  public Optional<DriverEndpoint> on(String backend, String node) {
     return client
         .pods()
         .inNamespace(namespace)
