@@ -199,7 +199,10 @@ class ChartTest {
             r -> {
               assertThat(r.getResources())
                   .containsExactlyInAnyOrder(
-                      "reclaimspacejobs", "reclaimspacecronjobs", "volumemoves");
+                      "reclaimspacejobs",
+                      "reclaimspacecronjobs",
+                      "volumemoves",
+                      "volumereplications");
               assertThat(r.getVerbs()).contains("create", "delete").doesNotContain("*");
             });
     assertThat(view.getRules())
