@@ -7,12 +7,15 @@
 # bytes sent ÷ allocated bytes of the source (once, through a relay that counts them) and, per
 # run, each copy's rate next to cp's and next to the raw tools' copy of the same bytes over TLS on
 # loopback (socat with OpenSSL, receiver's file synced; left out without socat: apt-get install
-# socat). Then a VolumeMove's cut-over (CrossNodeDeltaBenchmark): a 4 GiB
+# socat), with the CPU time each spends (both drivers; both socat processes), also per GiB
+# copied. Then a VolumeMove's cut-over (CrossNodeDeltaBenchmark): a 4 GiB
 # volume holding 1 GiB pre-copied to node-b, 16 MiB changed after, and the bytes and time of the copy
-# of the changes only, with data dirs on the disk (no reflinks) and on an xfs with reflinks.
+# of the changes only, [runs] times from one pre-copy, with data dirs on the disk (no reflinks) and
+# on an xfs with reflinks.
 # The drivers run with the image's JVM flags (packaging/image/thinvol-driver: C1 only, serial GC,
 # 64 MiB heap), as on a node; THINVOL_BENCH_DRIVER_FLAGS replaces them (empty: the JVM's defaults),
-# THINVOL_BENCH_JFR=<dir> records each driver with JFR (a file per process in <dir>).
+# THINVOL_BENCH_JFR=<dir> records each driver with JFR (a file per process in <dir>),
+# THINVOL_BENCH_LOGS=<dir> keeps the drivers' logs there (what each step of a copy took).
 # Needs root; takes a few minutes. Usage: bench/copy-bench.sh [runs]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,16 +33,16 @@ cp="driver/target/test-classes:driver/target/classes:$(cat driver/target/copy-be
 
 echo "thinvol cross-node copy benchmark ($(nproc) cores, $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg), $runs runs)"
 echo "data dirs and cp on $(df --output=source,fstype /var/tmp | tail -n 1)"
-echo "JVM flags of the drivers: ${driver_flags:-none}"
+echo "JVM flags of the drivers: ${driver_flags:-none} (and --add-opens=java.base/java.nio=ALL-UNNAMED, which the driver jar's manifest gives java -jar)"
 echo
-java -Djava.io.tmpdir=/var/tmp -Dthinvol.driver.jvm-flags="$driver_flags" -cp "$cp" \
-  io.thinvol.driver.peer.CrossNodeCopyBenchmark "$runs" \
+bench_java=(java -Djava.io.tmpdir=/var/tmp -Dthinvol.driver.jvm-flags="$driver_flags"
+  -Dthinvol.bench.logs="${THINVOL_BENCH_LOGS:-}" -cp "$cp")
+"${bench_java[@]}" io.thinvol.driver.peer.CrossNodeCopyBenchmark "$runs" \
   2>/var/tmp/thinvol-copy-bench.log
 echo
 echo "cut-over (changes since the pre-copy only):"
 echo
-java -Djava.io.tmpdir=/var/tmp -Dthinvol.driver.jvm-flags="$driver_flags" -cp "$cp" \
-  io.thinvol.driver.peer.CrossNodeDeltaBenchmark \
+"${bench_java[@]}" io.thinvol.driver.peer.CrossNodeDeltaBenchmark "$runs" \
   2>>/var/tmp/thinvol-copy-bench.log
 echo
 echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -77,12 +77,17 @@ public final class DriverProcess implements AutoCloseable {
   }
 
   /**
-   * The JVM flags of {@value #JVM_FLAGS}, space-separated: a benchmark runs the drivers as the
-   * image does (packaging/image/thinvol-driver), or records them with JFR.
+   * What the driver jar's manifest gives {@code java -jar} (Netty's direct buffers,
+   * cli/NettyBuffers), then the JVM flags of {@value #JVM_FLAGS}, space-separated: a benchmark runs
+   * the drivers as the image does (packaging/image/thinvol-driver), or records them with JFR.
    */
   private static List<String> jvmFlags() {
-    String flags = System.getProperty(JVM_FLAGS, "").strip();
-    return flags.isEmpty() ? List.of() : List.of(flags.split("\\s+"));
+    List<String> flags = new ArrayList<>(List.of("--add-opens=java.base/java.nio=ALL-UNNAMED"));
+    String given = System.getProperty(JVM_FLAGS, "").strip();
+    if (!given.isEmpty()) {
+      flags.addAll(List.of(given.split("\\s+")));
+    }
+    return flags;
   }
 
   private static DriverProcess start(

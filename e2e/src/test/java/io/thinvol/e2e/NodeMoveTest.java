@@ -32,9 +32,12 @@ class NodeMoveTest extends E2eSteps {
   private static final Duration LIMIT = Duration.ofMinutes(5);
   private static final String EVACUATE = "thinvol.io/evacuate";
 
-  /** The snapshot controller's failed delete of a pre-copy's content (a known issue). */
-  private static final java.util.regex.Pattern PRE_CONTENT_DELETE_RACE =
-      java.util.regex.Pattern.compile("-pre: SnapshotContentObjectDeleteError ");
+  /**
+   * The snapshot controller's second delete of a move snapshot's content finding it gone: v8.6.0
+   * reports NotFound there as a failure (docs/moves.md, known issues; fixed upstream after it).
+   */
+  static final java.util.regex.Pattern CONTENT_DELETE_RACE =
+      java.util.regex.Pattern.compile("-(pre|cut): SnapshotContentObjectDeleteError ");
 
   /** The Events docs/moves.md lists for a move that succeeds, in their order. */
   private static final List<String> SUCCEEDED_EVENTS =
@@ -108,6 +111,7 @@ class NodeMoveTest extends E2eSteps {
     assertThat(moves.reasons(app)).containsSubsequence(SUCCEEDED_EVENTS);
     assertThat(moves.warnings(app, done.getMetadata().getUid()))
         .as("Warning Events of the move")
+        .filteredOn(w -> !CONTENT_DELETE_RACE.matcher(w).find())
         .isEmpty();
 
     figure(
@@ -193,11 +197,10 @@ class NodeMoveTest extends E2eSteps {
         assertThat(moves.reasons(name))
             .as("Events of " + name)
             .containsSubsequence(SUCCEEDED_EVENTS);
-        // Known issue (docs/moves.md): with several moves at once, the snapshot controller's own
-        // delete of a pre-copy's content can fail once; every other Warning fails the step.
+        // Every Warning but the snapshot controller's known one fails the step.
         assertThat(moves.warnings(name, done.getMetadata().getUid()))
             .as("Warnings of " + name)
-            .filteredOn(w -> !PRE_CONTENT_DELETE_RACE.matcher(w).find())
+            .filteredOn(w -> !CONTENT_DELETE_RACE.matcher(w).find())
             .isEmpty();
       }
       List<Pod> after = new java.util.ArrayList<>(apps.awaitReady("db", 3));

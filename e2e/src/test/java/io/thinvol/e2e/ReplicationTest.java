@@ -107,12 +107,14 @@ class ReplicationTest extends E2eSteps {
     long cut = System.nanoTime();
     world().remember(FAILED_OVER, other); // from here on the node must be brought back
     world().nodes().powerOff(other);
+    long deleted = System.nanoTime();
     kube().kubectl("delete", "node", other);
     Event failedOver = kube().awaitEvent("VolumeReplication", Names.APPS, APP, "FailedOver", LIMIT);
     assertThat(failedOver.getType()).isEqualTo("Warning");
     assertThat(failedOver.getMessage()).contains(other).contains(syncPoint);
     Pod moved = awaitReadyOn(host);
     String runningIn = seconds(cut);
+    String failedOverIn = seconds(deleted);
 
     String name = moved.getMetadata().getName();
     assertThat(pods().sha256(name, "/data/file"))
@@ -146,7 +148,10 @@ class ReplicationTest extends E2eSteps {
             + host
             + " "
             + runningIn
-            + " after the cut, data of the last sync, the later marker lost as reported");
+            + " after the cut ("
+            + failedOverIn
+            + " after the Node's deletion), data of the last sync, the later marker lost as"
+            + " reported");
   }
 
   @Test

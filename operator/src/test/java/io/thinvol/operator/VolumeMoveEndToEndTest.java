@@ -18,6 +18,7 @@ import io.thinvol.testing.DescribedEvents;
 import io.thinvol.testing.StrictApiServer;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -74,8 +75,11 @@ class VolumeMoveEndToEndTest extends TwoNodeEndToEndTest {
     assertThat(status.getTargetVolume()).isEqualTo(volume.getMetadata().getName());
     assertThat(status.getTargetVolumeHandle())
         .isEqualTo(volume.getSpec().getCsi().getVolumeHandle());
-    assertThat(bytes(status.getBytesTotal())).isGreaterThan(64 * MIB);
-    assertThat(bytes(preCopied.getStatus().getBytesCopied())).isGreaterThan(64 * MIB);
+    // Figures the operator asks a driver for with a short deadline: a driver that takes longer
+    // (a loaded host) leaves them out, and the move goes on without them.
+    reported(status.getBytesTotal()).ifPresent(total -> assertThat(total).isGreaterThan(64 * MIB));
+    reported(preCopied.getStatus().getBytesCopied())
+        .ifPresent(copied -> assertThat(copied).isGreaterThan(64 * MIB));
     assertThat(bytes(status.getDeltaBytes()))
         .as("nothing written after the pre-copy")
         .isLessThan(MIB);
@@ -116,9 +120,11 @@ class VolumeMoveEndToEndTest extends TwoNodeEndToEndTest {
     PlayedPod reader = readOnNodeB("reader");
     assertThat(DataFiles.sha256(reader.mount().resolve("later.bin"))).isEqualTo(later);
     System.out.printf(
-        "move e2e: %d bytes in total, %d pre-copied, %d in the cut-over (%s)%n",
-        bytes(done.getStatus().getBytesTotal()),
-        bytes(done.getStatus().getBytesCopied()) - delta,
+        "move e2e: %s bytes in total, %s pre-copied, %d in the cut-over (%s)%n",
+        reported(done.getStatus().getBytesTotal()).map(String::valueOf).orElse("(not reported)"),
+        reported(done.getStatus().getBytesCopied())
+            .map(copied -> String.valueOf(copied - delta))
+            .orElse("(not reported)"),
         delta,
         done.getStatus().getCutOverDuration());
   }
@@ -222,7 +228,12 @@ class VolumeMoveEndToEndTest extends TwoNodeEndToEndTest {
   }
 
   private static long bytes(Quantity quantity) {
+    assertThat(quantity).as("a figure the move always reports").isNotNull();
     return quantity.getNumericalAmount().longValueExact();
+  }
+
+  private static Optional<Long> reported(Quantity quantity) {
+    return Optional.ofNullable(quantity).map(VolumeMoveEndToEndTest::bytes);
   }
 
   /** The cut-over's admission policy denies the operator's dry runs: no refusal. */

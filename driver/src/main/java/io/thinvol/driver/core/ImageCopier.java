@@ -90,6 +90,19 @@ final class ImageCopier {
    * change. Two such volumes could change between their copies, so they are refused.
    */
   void copyTogether(List<Copy> copies, Duration budget) {
+    copyAll(copies, budget);
+    copies.forEach(copy -> host.files().syncWithDirectory(copy.target()));
+  }
+
+  /**
+   * As {@link #copy}, but not synced: the caller completes the copy (a delta's changes applied onto
+   * a copy of its base) and syncs it with them.
+   */
+  void copyToComplete(VolumeRecord volume, Path target, Duration budget) {
+    copyAll(List.of(new Copy(volume, target)), budget);
+  }
+
+  private void copyAll(List<Copy> copies, Duration budget) {
     long deadline = System.nanoTime() + budget.toNanos();
     boolean instant = reflinks(); // known before any freeze, which it must not lengthen
     List<Copy> ordered = new ArrayList<>();
@@ -135,7 +148,6 @@ final class ImageCopier {
             deadline);
       }
     }
-    ordered.forEach(copy -> host.files().syncWithDirectory(copy.target()));
   }
 
   private void requireReflinks(boolean instant, VolumeRecord volume, LoopDevice attached) {
@@ -175,7 +187,8 @@ final class ImageCopier {
     }
   }
 
-  private boolean reflinks() {
+  /** Whether copies are reflinks here (probed once): otherwise they are full sparse copies. */
+  boolean reflinks() {
     Boolean known = reflinks;
     if (known == null) {
       known = host.files().supportsReflink(layout.root());

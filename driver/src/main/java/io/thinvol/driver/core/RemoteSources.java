@@ -29,6 +29,13 @@ public interface RemoteSources {
   RemoteCopy open(
       ContentSource source, String baseSnapshotId, Map<String, String> parameters, Duration budget);
 
+  /**
+   * The base a delta is applied onto: its image (locked, attached nowhere), and whether the new
+   * image is a full copy of it (a data dir without reflinks) rather than a reflink, which shares
+   * its blocks on disk.
+   */
+  record DeltaBase(Path image, boolean copiedInFull) {}
+
   /** A copy under way; closing it stops it. */
   interface RemoteCopy extends AutoCloseable {
     SourceImage description();
@@ -38,11 +45,11 @@ public interface RemoteSources {
 
     /**
      * Writes the source's bytes into the new sparse file {@code image} (holes stay holes) and
-     * checks them against the sender's digest; for a delta, {@code image} holds a copy of the base
-     * (at {@code base}, locked and attached nowhere) and the changes are applied onto it, then the
-     * whole of it checked. Any failure throws and the caller removes the file.
+     * checks them against the sender's digest; for a delta, {@code image} holds a copy of the
+     * {@code base} and the changes are applied onto it, then the whole of it checked (null for a
+     * whole copy). Any failure throws and the caller removes the file.
      */
-    void writeTo(Path image, Path base) throws IOException;
+    void writeTo(Path image, DeltaBase base) throws IOException;
 
     /**
      * Records beside the complete {@code image} (synced, its size final) the checksums of its

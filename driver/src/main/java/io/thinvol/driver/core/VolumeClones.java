@@ -1,6 +1,7 @@
 package io.thinvol.driver.core;
 
 import io.thinvol.driver.host.HostTools;
+import io.thinvol.driver.host.ImageFiles;
 import io.thinvol.driver.store.AccessType;
 import io.thinvol.driver.store.Catalog;
 import io.thinvol.driver.store.ContentSource;
@@ -244,10 +245,17 @@ final class VolumeClones {
         size > source.sizeBytes(),
         spec.accessType() == AccessType.MOUNT ? source.formatted() : null,
         image -> {
-          if (base != null) {
-            copier.copy(base, image, budget);
+          if (base == null) {
+            copy.writeTo(image, null);
+          } else {
+            // Written out while the changes arrive; the pull syncs the image once they are in.
+            copier.copyToComplete(base, image, budget);
+            try (ImageFiles.Writeback writing = host.files().writeBack(image)) {
+              copy.writeTo(
+                  image,
+                  new RemoteSources.DeltaBase(layout.volumeImage(base.id()), !copier.reflinks()));
+            }
           }
-          copy.writeTo(image, base == null ? null : layout.volumeImage(base.id()));
           assembly.allocateSparse(image, size);
           copy.recordBlocks(image);
         });

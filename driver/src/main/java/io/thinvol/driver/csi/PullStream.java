@@ -8,7 +8,7 @@ import io.thinvol.driver.core.SourceImage;
 import io.thinvol.driver.core.metadata.AllocatedRanges;
 import io.thinvol.driver.core.metadata.ByteRange;
 import io.thinvol.driver.core.metadata.RangeCursor;
-import io.thinvol.driver.peer.copy.ContentDigest;
+import io.thinvol.driver.peer.copy.DeltaParts;
 import io.thinvol.driver.peer.copy.PieceBlocks;
 import io.thinvol.driver.peer.copy.RangeDigest;
 import io.thinvol.driver.peer.copy.ZeroBlocks;
@@ -23,7 +23,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -102,9 +101,20 @@ final class PullStream implements Runnable {
     MDC.put(Rpc.MDC_VOLUME, what);
     long started = System.nanoTime();
     call.beginHeartbeats();
-    try (RangeCursor changes = delta;
-        PointInTimeImages.Opened source = open.get()) {
-      send(source, changes);
+    RangeCursor compared = delta; // until the delta's parts take it over
+    try (PointInTimeImages.Opened source = open.get()) {
+      DeltaParts parts = null;
+      try {
+        if (compared != null) {
+          parts = DeltaParts.of(source.image(), source.description().sizeBytes(), base, compared);
+          compared = null;
+        }
+        send(source, parts);
+      } finally {
+        if (parts != null) {
+          parts.close(); // before the image: no read of it may still be under way
+        }
+      }
       if (call.cancelled()) {
         log.info("the peer went away after {} bytes; stopped reading", digest.bytes());
         return;
@@ -115,6 +125,7 @@ final class PullStream implements Runnable {
     } catch (RuntimeException e) {
       call.fail(e);
     } finally {
+      closeQuietly(compared);
       if (record != null) {
         record.discard(); // unless sealed
       }
@@ -124,37 +135,38 @@ final class PullStream implements Runnable {
     }
   }
 
-  private void send(PointInTimeImages.Opened source, RangeCursor changes) throws IOException {
+  /** Sends the header, the ranges (a delta's changes, or every data range), the trailer. */
+  private void send(PointInTimeImages.Opened source, DeltaParts delta) throws IOException {
     long size = source.description().sizeBytes();
     // Not closed on its own: closing the source closes the image it walks.
-    RangeCursor ranges = changes != null ? changes : new AllocatedRanges(source.image(), size, 0);
-    // A delta's digest of the whole image is read meanwhile, on other cores.
-    ContentDigest.Progressive check =
-        changes != null ? ContentDigest.ofSnapshot(source.image(), size, base) : null;
-    CompletableFuture<ImageDigest> whole = check != null ? check.finish() : null;
-    try {
+    RangeCursor ranges = delta != null ? delta : new AllocatedRanges(source.image(), size, 0);
+    if (!call.awaitReady(digest.bytes())) {
+      return;
+    }
+    call.send(PullChunk.newBuilder().setHeader(header(source.description())).build());
+    if (!sendRanges(source, ranges, delta != null) || !call.awaitReady(digest.bytes())) {
+      return;
+    }
+    if (record != null) {
+      sealRecord.run();
+    }
+    call.send(PullChunk.newBuilder().setTrailer(digest.trailer()).build());
+    if (delta != null) {
+      ImageDigest image = delta.digest();
       if (!call.awaitReady(digest.bytes())) {
         return;
       }
-      call.send(PullChunk.newBuilder().setHeader(header(source.description())).build());
-      if (!sendRanges(source, ranges, changes != null) || !call.awaitReady(digest.bytes())) {
-        return;
-      }
-      if (record != null) {
-        sealRecord.run();
-      }
-      call.send(PullChunk.newBuilder().setTrailer(digest.trailer()).build());
-      if (whole != null) {
-        ImageDigest image = ContentDigest.await(whole);
-        if (!call.awaitReady(digest.bytes())) {
-          return;
-        }
-        call.send(PullChunk.newBuilder().setImage(image).build());
-      }
-      call.complete();
-    } finally {
-      if (check != null) {
-        check.abandon(); // the image is closed after: no read of it may still be under way
+      call.send(PullChunk.newBuilder().setImage(image).build());
+    }
+    call.complete();
+  }
+
+  private static void closeQuietly(RangeCursor cursor) {
+    if (cursor != null) {
+      try {
+        cursor.close();
+      } catch (IOException e) {
+        log.debug("closing a delta: {}", e.toString());
       }
     }
   }

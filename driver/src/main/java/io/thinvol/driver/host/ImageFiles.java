@@ -9,6 +9,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Copies of image files and their durability. Everything runs through the runner, fsync included,
@@ -23,6 +28,15 @@ public final class ImageFiles {
   // what a filesystem without reflinks answers to FICLONE
   private static final Set<Integer> CANNOT_CLONE =
       Set.of(Errno.EOPNOTSUPP, Errno.EXDEV, Errno.EINVAL, Errno.ENOTTY);
+
+  private static final Logger log = LoggerFactory.getLogger(ImageFiles.class);
+  private static final ExecutorService WRITEBACK =
+      Executors.newCachedThreadPool(
+          runnable -> {
+            Thread thread = new Thread(runnable, "image-writeback");
+            thread.setDaemon(true);
+            return thread;
+          });
 
   private final CommandRunner runner;
 
@@ -101,6 +115,36 @@ public final class ImageFiles {
    */
   public void syncWithDirectory(Path file) {
     sync(List.of(file, file.getParent()));
+  }
+
+  /**
+   * Starts the fsync of {@code file} on a thread of its own, so that the disk writes its pages out
+   * while the caller goes on with it (a delta's base, copied in full, while the changes arrive):
+   * the caller's own fsync of it later waits only for what is left. Closing the result waits for
+   * it; a failure of it is for the caller's fsync to report.
+   */
+  public Writeback writeBack(Path file) {
+    return new Writeback(
+        CompletableFuture.runAsync(() -> sync(List.of(file)), WRITEBACK)
+            .exceptionally(
+                failed -> {
+                  log.debug("writing {} back: {}", file, failed.toString());
+                  return null;
+                }));
+  }
+
+  /** An fsync under way ({@link #writeBack}). */
+  public static final class Writeback implements AutoCloseable {
+    private final CompletableFuture<Void> syncing;
+
+    private Writeback(CompletableFuture<Void> syncing) {
+      this.syncing = syncing;
+    }
+
+    @Override
+    public void close() {
+      syncing.join();
+    }
   }
 
   /** fsync of each file, directory or device (a device's flush reaches a loop device's file). */

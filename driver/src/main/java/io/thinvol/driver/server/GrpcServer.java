@@ -7,10 +7,13 @@ import io.grpc.ServerInterceptor;
 import io.grpc.ServerInterceptors;
 import io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.NettyServerBuilder;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.handler.ssl.OpenSsl;
 import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.util.internal.PlatformDependent;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,6 +35,14 @@ public final class GrpcServer implements AutoCloseable {
   private static final int HANDLER_THREADS = 16;
   private static final int QUEUED_CALLS = 1024;
   private static final long GRACE_SECONDS = 30;
+
+  /**
+   * What a TLS connection may hold unsent before Netty calls it unwritable: with its default of 64
+   * KiB, a copy to another node (256 KiB pieces) made HTTP/2's flow control stop and start again
+   * for every few frames, which took most of the sending event loop's time (docs/benchmarks.md).
+   */
+  private static final WriteBufferWaterMark COPY_WRITE_BUFFER =
+      new WriteBufferWaterMark(512 << 10, 1 << 20);
 
   private final String where;
   private final Path socket;
@@ -119,26 +130,34 @@ public final class GrpcServer implements AutoCloseable {
             .channelType(EpollServerSocketChannel.class)
             .bossEventLoopGroup(loops)
             .workerEventLoopGroup(loops)
+            .withChildOption(ChannelOption.WRITE_BUFFER_WATER_MARK, COPY_WRITE_BUFFER)
             .sslContext(
                 GrpcSslContexts.configure(SslContextBuilder.forServer(identity.keyManager()))
                     .build());
     services.forEach(s -> builder.addService(ServerInterceptors.intercept(s, interceptors)));
-    logTlsEngine();
+    logTransport();
     return start(builder, own, "tls://:" + port, null, identity);
   }
 
   /**
    * BoringSSL (netty-tcnative) is gRPC's choice where its native library loads; the JDK's engine
    * otherwise, whose AES-GCM runs at ~30 MiB per CPU-second under the image's C1-only JIT: a peer's
-   * copy would crawl, so that is worth a warning.
+   * copy would crawl, so that is worth a warning. So are direct buffers the JDK zero-fills and
+   * frees through its cleaner, where Netty cannot allocate them itself (cli/NettyBuffers).
    */
-  private static void logTlsEngine() {
+  private static void logTransport() {
     if (OpenSsl.isAvailable()) {
       log.info("TLS by {}", OpenSsl.versionString());
     } else {
       log.warn(
           "TLS by the JDK: BoringSSL cannot be loaded ({}); copies between nodes will be slow",
           String.valueOf(OpenSsl.unavailabilityCause()));
+    }
+    if (!PlatformDependent.useDirectBufferNoCleaner()) {
+      log.warn(
+          "Netty's direct buffers are zero-filled and freed by the JDK's cleaner: java.nio is not"
+              + " open to it (the driver jar's manifest opens it for java -jar; on a class path add"
+              + " --add-opens=java.base/java.nio=ALL-UNNAMED); copies between nodes take more CPU");
     }
   }
 

@@ -35,6 +35,7 @@ final class PeerDrivers implements AutoCloseable {
   static final String SELECTOR = "app.kubernetes.io/name=thinvol-node,thinvol.io/backend=test";
   static final String DRIVER = "test.thinvol.io";
   static final String TOPOLOGY_KEY = "topology.thinvol.io/node";
+  static final String KEEP_LOGS = "thinvol.bench.logs";
 
   private final KubernetesMockServer server;
   private final ServiceAccountTokens tokens = new ServiceAccountTokens();
@@ -308,6 +309,24 @@ final class PeerDrivers implements AutoCloseable {
     return Instant.now().plus(Duration.ofHours(1));
   }
 
+  /**
+   * The drivers' logs, kept in the directory {@value #KEEP_LOGS} names (a benchmark's: what each
+   * step of a copy took), as {@code <data dirs>-<node>.log}.
+   */
+  private void keepLogs() throws IOException {
+    String kept = System.getProperty(KEEP_LOGS, "");
+    if (kept.isEmpty()) {
+      return;
+    }
+    Path into = Files.createDirectories(Path.of(kept));
+    for (String node : ports.keySet()) {
+      Path log = root.resolve(node).resolve("driver.log");
+      if (Files.exists(log)) {
+        Files.copy(log, into.resolve(root.getFileName() + "-" + node + ".log"));
+      }
+    }
+  }
+
   /** A port free now and not given to any node of this cluster yet. */
   private int freePort() throws IOException {
     while (true) {
@@ -332,6 +351,7 @@ final class PeerDrivers implements AutoCloseable {
     standIns.clear();
     drivers.values().forEach(DriverProcess::close);
     drivers.clear();
+    keepLogs();
     List<String> leaked = HostCleanup.release(root);
     Catalog.removeTree(root);
     if (!leaked.isEmpty()) {

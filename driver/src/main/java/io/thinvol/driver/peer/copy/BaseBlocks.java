@@ -60,6 +60,21 @@ final class BaseBlocks implements AutoCloseable {
   }
 
   /**
+   * The base's recorded checksums of the segment starting at {@code start} (2 per block, 0 and 0
+   * for zeros; none past the base's end), or null when that slice of the record is damaged.
+   */
+  int[] recorded(long start) throws IOException {
+    if (start >= sums.length()) {
+      return new int[0];
+    }
+    int[] recorded = sums.slice(start);
+    if (recorded == null) {
+      log.warn("the record of base {} is damaged at {}", image, start);
+    }
+    return recorded;
+  }
+
+  /**
    * The blocks of the result's segment {@code [start, end)} the base vouches for, with their
    * checksums; null when it vouches for none.
    */

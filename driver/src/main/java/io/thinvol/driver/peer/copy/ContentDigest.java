@@ -6,7 +6,6 @@ import io.thinvol.peer.v1.ImageDigest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -16,6 +15,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,19 +47,48 @@ public final class ContentDigest {
 
   private ContentDigest() {}
 
-  private record Segment(byte[] sha256, long dataBytes, long readBytes) {}
+  /** One segment's part of the digest: its SHA-256, its bytes of data, and what it read. */
+  record Segment(byte[] sha256, long dataBytes, long readBytes) {
 
-  /**
-   * The digest of snapshot {@code image} (a delta's target), sent with the delta: what the base
-   * snapshot at {@code base} vouches for (shared on disk, its record valid) is not read. Both are
-   * snapshots, never written: the segments are read as soon as asked.
-   */
-  public static Progressive ofSnapshot(ImageExtents image, long size, Path base)
-      throws IOException {
-    BaseBlocks vouching = BaseBlocks.open(base).orElse(null);
-    Progressive digest = new Progressive(image, size, new AtomicBoolean(), vouching, null, true);
-    digest.owned = vouching;
-    return digest;
+    static Segment of(SegmentSums sums) {
+      MessageDigest sha256 = ContentDigest.sha256();
+      long dataBytes = sums.hashInto(sha256);
+      return new Segment(sha256.digest(), dataBytes, sums.readBytes());
+    }
+  }
+
+  /** The digest of a whole image, its segments added in order. */
+  static final class Combined {
+    private final MessageDigest whole = ContentDigest.sha256();
+    private long dataBytes;
+    private long readBytes;
+
+    Combined(long size) {
+      whole.update(ByteBuffer.allocate(Long.BYTES).putLong(size).flip());
+    }
+
+    void add(Segment segment) {
+      whole.update(segment.sha256());
+      dataBytes += segment.dataBytes();
+      readBytes += segment.readBytes();
+    }
+
+    /** The bytes the segments read from the image (the rest came from a record). */
+    long readBytes() {
+      return readBytes;
+    }
+
+    ImageDigest digest() {
+      return ImageDigest.newBuilder()
+          .setSha256(ByteString.copyFrom(whole.digest()))
+          .setDataBytes(dataBytes)
+          .build();
+    }
+  }
+
+  /** Runs {@code work} on the threads that read and hash segments. */
+  static <T> CompletableFuture<T> onHashers(Supplier<T> work) {
+    return CompletableFuture.supplyAsync(work, HASHERS);
   }
 
   /**
@@ -82,7 +111,6 @@ public final class ContentDigest {
     private long started;
     private volatile long readBytes;
     private volatile Progressive again;
-    private AutoCloseable owned;
 
     /** {@code image} must stay open until {@link #finish()}'s digest is done. */
     public Progressive(ImageExtents image, long size, AtomicBoolean stop) {
@@ -138,21 +166,10 @@ public final class ContentDigest {
     }
 
     private ImageDigest combine() {
-      MessageDigest whole = sha256();
-      whole.update(ByteBuffer.allocate(Long.BYTES).putLong(size).flip());
-      long dataBytes = 0;
-      long read = 0;
-      for (CompletableFuture<Segment> future : segments) {
-        Segment segment = future.join();
-        whole.update(segment.sha256());
-        dataBytes += segment.dataBytes();
-        read += segment.readBytes();
-      }
-      readBytes = read;
-      return ImageDigest.newBuilder()
-          .setSha256(ByteString.copyFrom(whole.digest()))
-          .setDataBytes(dataBytes)
-          .build();
+      Combined whole = new Combined(size);
+      segments.forEach(segment -> whole.add(segment.join()));
+      readBytes = whole.readBytes();
+      return whole.digest();
     }
 
     private CompletableFuture<ImageDigest> unlessBaseChanged(ImageDigest digest) {
@@ -187,20 +204,18 @@ public final class ContentDigest {
       if (second != null) {
         second.abandon();
       }
-      if (owned != null) {
-        try {
-          owned.close();
-        } catch (Exception e) {
-          // read-only: nothing is lost
-        }
-      }
     }
   }
 
   /** The digest a {@link Progressive} reads; its read failure thrown as such. */
   public static ImageDigest await(CompletableFuture<ImageDigest> digest) throws IOException {
+    return join(digest);
+  }
+
+  /** What a reading of an image gives; its read failure thrown as such. */
+  static <T> T join(CompletableFuture<T> reading) throws IOException {
     try {
-      return digest.join();
+      return reading.join();
     } catch (CompletionException e) {
       if (e.getCause() instanceof UncheckedIOException io) {
         throw io.getCause();
@@ -221,9 +236,7 @@ public final class ContentDigest {
       if (record != null) {
         record.put(sums);
       }
-      MessageDigest sha256 = sha256();
-      long dataBytes = sums.hashInto(sha256);
-      return new Segment(sha256.digest(), dataBytes, sums.readBytes());
+      return Segment.of(sums);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -1,9 +1,14 @@
 package io.thinvol.driver.peer.copy;
 
+import io.grpc.CallOptions;
+import io.grpc.ClientInterceptors;
 import io.grpc.Context;
 import io.grpc.ManagedChannel;
+import io.grpc.MethodDescriptor;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.grpc.protobuf.ProtoUtils;
+import io.grpc.stub.ClientCalls;
 import io.grpc.stub.MetadataUtils;
 import io.thinvol.driver.core.CsiException;
 import io.thinvol.driver.peer.PeerClient;
@@ -26,18 +31,20 @@ import org.slf4j.LoggerFactory;
 final class PullParts implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(PullParts.class);
+  private static final MethodDescriptor.Marshaller<PullRequest> REQUEST =
+      ProtoUtils.marshaller(PullRequest.getDefaultInstance());
 
   private final PeerEndpoint peer;
   private final ManagedChannel channel;
   private final Context.CancellableContext scope;
-  private final Iterator<PullChunk> chunks;
+  private final Iterator<PullPart> chunks;
   private StallWatch watch;
 
   private PullParts(
       PeerEndpoint peer,
       ManagedChannel channel,
       Context.CancellableContext scope,
-      Iterator<PullChunk> chunks) {
+      Iterator<PullPart> chunks) {
     this.peer = peer;
     this.channel = channel;
     this.scope = scope;
@@ -55,10 +62,12 @@ final class PullParts implements AutoCloseable {
           peer,
           channel,
           scope,
-          PeerCopyGrpc.newBlockingStub(channel)
-              .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(client.credentials()))
-              .withDeadlineAfter(budget.toMillis(), TimeUnit.MILLISECONDS)
-              .pull(request));
+          ClientCalls.blockingServerStreamingCall(
+              ClientInterceptors.intercept(
+                  channel, MetadataUtils.newAttachHeadersInterceptor(client.credentials())),
+              PeerCopyGrpc.getPullMethod().toBuilder(REQUEST, new PullPartMarshaller()).build(),
+              CallOptions.DEFAULT.withDeadlineAfter(budget.toMillis(), TimeUnit.MILLISECONDS),
+              request));
     } catch (RuntimeException e) {
       scope.cancel(null);
       channel.shutdownNow();
@@ -72,7 +81,7 @@ final class PullParts implements AutoCloseable {
    * The first part, unwatched: a sender copies an attached volume before its header, for as long as
    * that takes. Null when the stream ended.
    */
-  PullChunk first() {
+  PullPart first() {
     return read();
   }
 
@@ -82,11 +91,11 @@ final class PullParts implements AutoCloseable {
   }
 
   /** The next part, heartbeats skipped; null when the stream ended. */
-  PullChunk next() {
+  PullPart next() {
     for (; ; ) {
-      PullChunk chunk = read();
-      if (chunk == null || !chunk.hasHeartbeat()) {
-        return chunk;
+      PullPart part = read();
+      if (part == null || part.partCase() != PullChunk.PartCase.HEARTBEAT) {
+        return part;
       }
     }
   }
@@ -96,7 +105,7 @@ final class PullParts implements AutoCloseable {
    * UNAVAILABLE, as a connection that broke is: the same request can be retried. So is one given up
    * for its silence.
    */
-  private PullChunk read() {
+  private PullPart read() {
     StallWatch watching = watch;
     if (watching != null) {
       watching.waiting();

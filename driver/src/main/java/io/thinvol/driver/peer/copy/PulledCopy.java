@@ -3,12 +3,12 @@ package io.thinvol.driver.peer.copy;
 import io.grpc.Status;
 import io.thinvol.driver.core.CsiException;
 import io.thinvol.driver.core.RemoteSources;
+import io.thinvol.driver.core.RemoteSources.DeltaBase;
 import io.thinvol.driver.core.SourceImage;
 import io.thinvol.driver.host.SparseFiles;
 import io.thinvol.driver.peer.PeerClient;
 import io.thinvol.driver.peer.PeerEndpoint;
 import io.thinvol.driver.store.AccessType;
-import io.thinvol.peer.v1.DataRange;
 import io.thinvol.peer.v1.ImageDigest;
 import io.thinvol.peer.v1.PullChunk;
 import io.thinvol.peer.v1.PullHeader;
@@ -68,10 +68,11 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
                 .build(),
             budget);
     try {
-      PullChunk first = parts.first();
-      if (first == null || !first.hasHeader()) {
+      PullPart part = parts.first();
+      if (part == null || part.partCase() != PullChunk.PartCase.HEADER) {
         throw broken(peer, "it did not start with a header");
       }
+      PullChunk first = part.chunk();
       if (first.getHeader().getDigestVersion() != RangeDigest.version()) {
         // Before any data: an older sender's SHA-256 digests would fail the check at the end.
         throw new CsiException(
@@ -101,7 +102,7 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
   }
 
   @Override
-  public void writeTo(Path image, Path base) throws IOException {
+  public void writeTo(Path image, DeltaBase base) throws IOException {
     if (!delta) {
       blocks = PieceBlocks.of(image, description.sizeBytes());
       receive(image, null);
@@ -112,13 +113,14 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
     record = BlockSums.Writer.create(image, description.sizeBytes());
     try (DeltaResultCheck check =
         DeltaResultCheck.open(image, description.sizeBytes(), base, record)) {
-      receive(image, check.progress());
+      receive(image, check);
       check.written();
-      PullChunk theirs = parts.next();
-      if (theirs == null || !theirs.hasImage()) {
+      PullPart theirs = parts.next();
+      if (theirs == null || theirs.partCase() != PullChunk.PartCase.IMAGE) {
         throw broken(peer, "its delta did not end with the digest of the whole snapshot");
       }
-      verifyImage(check.digest(theirs.getImage()), theirs.getImage());
+      ImageDigest snapshot = theirs.chunk().getImage();
+      verifyImage(check.digest(snapshot), snapshot);
       if (parts.next() != null) {
         throw broken(peer, "it went on after the digest of the whole snapshot");
       }
@@ -143,70 +145,85 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
    * Writes the pieces up to the trailer and checks them against it; a delta's are applied onto the
    * image, and the check of the whole image reads each part once nothing more comes for it.
    */
-  private void receive(Path image, ContentDigest.Progressive check) throws IOException {
+  private void receive(Path image, DeltaResultCheck check) throws IOException {
     RangeDigest digest = new RangeDigest();
-    // Each piece copied once, into this: checksummed and written from it as it is.
-    ByteBuffer piece = ByteBuffer.allocateDirect(0);
     long written = 0;
     try (FileChannel out =
         delta
             ? FileChannel.open(image, StandardOpenOption.WRITE)
             : FileChannel.open(image, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-      for (PullChunk chunk = parts.next(); ; chunk = parts.next()) {
-        if (chunk == null) {
+      for (PullPart part = parts.next(); ; part = parts.next()) {
+        if (part == null) {
           throw new CsiException(
               Status.Code.UNAVAILABLE,
               "the copy from " + peer.describe() + " ended before it was complete");
         }
-        if (chunk.hasTrailer()) {
+        if (part.partCase() == PullChunk.PartCase.TRAILER) {
           received = digest.bytes();
-          verify(chunk.getTrailer(), digest.trailer());
+          verify(part.chunk().getTrailer(), digest.trailer());
           out.force(true);
           if (!delta && parts.next() != null) {
             throw broken(peer, "it went on after its trailer");
           }
           return;
         }
-        if (!chunk.hasData()) {
-          throw broken(peer, "it sent a " + chunk.getPartCase() + " before its trailer");
+        if (!part.isPiece()) {
+          throw broken(peer, "it sent a " + part.partCase() + " before its trailer");
         }
-        DataRange data = chunk.getData();
-        boolean zeros = data.getZeroLength() > 0;
-        if (zeros && (!delta || !data.getData().isEmpty())) {
-          throw broken(peer, "it sent a zero piece that is not one of a delta's");
+        try {
+          written = write(part, out, image, digest, check, written);
+        } finally {
+          part.release();
         }
-        long end = data.getOffset() + (zeros ? data.getZeroLength() : data.getData().size());
-        if (data.getOffset() < written || end > description.sizeBytes()) {
-          throw broken(
-              peer,
-              "it sent bytes at "
-                  + data.getOffset()
-                  + " after "
-                  + written
-                  + " of a "
-                  + description.sizeBytes()
-                  + "-byte source");
-        }
-        if (check != null) {
-          check.completeUpTo(data.getOffset());
-        }
-        if (zeros) {
-          SparseFiles.punch(image, data.getOffset(), data.getZeroLength());
-          digest.addZeros(data.getOffset(), data.getZeroLength());
-        } else {
-          if (piece.capacity() < data.getData().size()) {
-            piece = ByteBuffer.allocateDirect(data.getData().size());
-          }
-          data.getData().copyTo(piece.clear());
-          digest.add(data.getOffset(), piece.flip());
-          if (blocks != null) {
-            blocks.add(data.getOffset(), piece);
-          }
-          writeFully(out, piece, data.getOffset());
-        }
-        written = end;
       }
     }
+  }
+
+  /**
+   * Writes one piece (bytes at their offset, or a delta's run of zeros punched out) after the last,
+   * checksummed as it is; returns where it ends.
+   */
+  private long write(
+      PullPart part,
+      FileChannel out,
+      Path image,
+      RangeDigest digest,
+      DeltaResultCheck check,
+      long written)
+      throws IOException {
+    ByteBuffer piece = part.bytes();
+    boolean zeros = part.zeroLength() > 0;
+    if (zeros && (!delta || piece.hasRemaining())) {
+      throw broken(peer, "it sent a zero piece that is not one of a delta's");
+    }
+    long offset = part.offset();
+    long end = offset + (zeros ? part.zeroLength() : piece.remaining());
+    if (offset < written || end > description.sizeBytes()) {
+      throw broken(
+          peer,
+          "it sent bytes at "
+              + offset
+              + " after "
+              + written
+              + " of a "
+              + description.sizeBytes()
+              + "-byte source");
+    }
+    if (zeros) {
+      check.zeros(offset, part.zeroLength());
+      SparseFiles.punch(image, offset, part.zeroLength());
+      digest.addZeros(offset, part.zeroLength());
+    } else {
+      if (check != null) {
+        check.piece(offset, piece);
+      }
+      digest.add(offset, piece);
+      if (blocks != null) {
+        blocks.add(offset, piece);
+      }
+      writeFully(out, piece, offset);
+    }
+    return end;
   }
 
   @Override

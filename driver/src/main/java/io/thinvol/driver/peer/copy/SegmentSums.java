@@ -91,21 +91,50 @@ final class SegmentSums {
   }
 
   /**
+   * The segment {@code [start, end)} as a record holds it ({@link BaseBlocks#recorded}: 2 checksums
+   * per block, 0 and 0 for zeros); the blocks past the recorded ones are zeros.
+   */
+  static SegmentSums recorded(long start, long end, int[] recorded) {
+    SegmentSums segment = new SegmentSums(start, end);
+    int blocks = Math.min(segment.data.length, recorded.length / 2);
+    for (int block = 0; block < blocks; block++) {
+      segment.data[block] = recorded[2 * block] != 0 || recorded[2 * block + 1] != 0;
+    }
+    System.arraycopy(recorded, 0, segment.sums, 0, 2 * blocks);
+    return segment;
+  }
+
+  /**
    * Checksums the blocks of {@code bytes}' remaining bytes, which the image holds at {@code from}
-   * (a block's start, inside this segment); moves no position.
+   * (a block's start, inside this segment) in place of what it held; moves no position.
    */
   void add(long from, ByteBuffer bytes) {
     int length = Math.min(bytes.remaining(), (int) (end - from));
     ByteBuffer buffer = bytes.slice(bytes.position(), length);
     for (int offset = 0; offset < length; offset += BLOCK) {
-      if (!ZeroBlocks.isZero(buffer, offset)) {
-        int block = (int) ((from + offset - start) / BLOCK);
+      int block = (int) ((from + offset - start) / BLOCK);
+      if (ZeroBlocks.isZero(buffer, offset)) {
+        zero(block);
+      } else {
         checksums.put(buffer.slice(offset, Math.min(BLOCK, length - offset)), pair.clear());
         data[block] = true;
         sums[2 * block] = pair.getInt(0);
         sums[2 * block + 1] = pair.getInt(Integer.BYTES);
       }
     }
+  }
+
+  /** The blocks of {@code [from, to)} (whole blocks, inside this segment) read as zeros now. */
+  void zeros(long from, long to) {
+    for (long at = from; at < Math.min(to, end); at += BLOCK) {
+      zero((int) ((at - start) / BLOCK));
+    }
+  }
+
+  private void zero(int block) {
+    data[block] = false;
+    sums[2 * block] = 0;
+    sums[2 * block + 1] = 0;
   }
 
   /** The bytes this segment read from its image (what no base vouched for). */

@@ -3,21 +3,24 @@ package io.thinvol.driver.peer.copy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.thinvol.driver.XfsDataDir;
+import io.thinvol.driver.core.RemoteSources.DeltaBase;
+import io.thinvol.driver.core.metadata.ByteRange;
+import io.thinvol.driver.core.metadata.RangeCursor;
 import io.thinvol.driver.host.BlockSumsFile;
 import io.thinvol.driver.host.ImageExtents;
 import io.thinvol.driver.host.ProcessCommandRunner;
 import io.thinvol.peer.v1.ImageDigest;
 import java.io.IOException;
 import java.io.RandomAccessFile;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -62,9 +65,9 @@ class DeltaResultCheckTest {
         FileChannel.open(base, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
       // 1 MiB of data in every 4, and a block of zeros written among them
       for (long at = 0; at < SIZE; at += 4 * MIB) {
-        write(out, at, randomBytes(random, (int) MIB));
+        ImageBytes.write(out, at, ImageBytes.random(random, (int) MIB));
       }
-      write(out, 8 * MIB, new byte[4096]);
+      ImageBytes.write(out, 8 * MIB, new byte[4096]);
       out.force(true);
     }
     try (RandomAccessFile file = new RandomAccessFile(base.toFile(), "rw")) {
@@ -92,29 +95,66 @@ class DeltaResultCheckTest {
         .run(
             Duration.ofSeconds(30),
             List.of("cp", "--reflink=always", result.toString(), next.toString()));
-    try (DeltaResultCheck check = DeltaResultCheck.open(next, SIZE, result, null)) {
+    try (DeltaResultCheck check =
+        DeltaResultCheck.open(next, SIZE, new DeltaBase(result, false), null)) {
       assertThat(check.digest(snapshot)).isEqualTo(snapshot);
       assertThat(check.readBytes()).isZero();
     }
   }
 
   @Test
-  void aSnapshotsDigestTakesWhatItSharesWithARecordedEarlierSnapshotFromItsRecord()
+  void aSnapshotsChangesAndDigestAreFoundFromTheRecordOfAnEarlierOneWithoutReadingIt()
       throws Exception {
     ImageDigest snapshot = applyChanges(); // the result stands for the later snapshot here
-    try (ImageExtents later = ImageExtents.open(result)) {
-      ContentDigest.Progressive digest = ContentDigest.ofSnapshot(later, SIZE, base);
-      digest.completeUpTo(SIZE / 2); // read while the delta is sent
-      assertThat(ContentDigest.await(digest.finish())).isEqualTo(snapshot);
-      assertThat(digest.readBytes()).isBetween(3L * CHANGE, 3L * CHANGE + 3 * MIB);
-      digest.abandon();
-
-      Files.delete(BlockSumsFile.of(base));
-      digest = ContentDigest.ofSnapshot(later, SIZE, base);
-      assertThat(ContentDigest.await(digest.finish())).isEqualTo(snapshot);
-      assertThat(digest.readBytes()).isGreaterThan(24 * MIB);
-      digest.abandon();
+    List<ByteRange> changes = new ArrayList<>();
+    for (long at : CHANGES) {
+      changes.add(new ByteRange(at, CHANGE));
     }
+    try (ImageExtents later = ImageExtents.open(result)) {
+      try (DeltaParts delta = DeltaParts.of(later, SIZE, base, new Ranges(List.of()))) {
+        assertThat(delta).isInstanceOf(RecordedDelta.class);
+        assertThat(ranges(delta)).isEqualTo(changes);
+        assertThat(delta.digest()).isEqualTo(snapshot);
+      }
+
+      // Without the earlier snapshot's record: the ranges compared, the digest read.
+      Files.delete(BlockSumsFile.of(base));
+      try (DeltaParts delta = DeltaParts.of(later, SIZE, base, new Ranges(changes))) {
+        assertThat(delta).isInstanceOf(ComparedDelta.class);
+        assertThat(ranges(delta)).isEqualTo(changes);
+        assertThat(delta.digest()).isEqualTo(snapshot);
+      }
+    }
+  }
+
+  private static List<ByteRange> ranges(RangeCursor cursor) throws IOException {
+    List<ByteRange> ranges = new ArrayList<>();
+    for (ByteRange range = cursor.next(); range != null; range = cursor.next()) {
+      ranges.add(range);
+    }
+    return ranges;
+  }
+
+  /** Ranges found by comparing the snapshots, as SnapshotMetadata would. */
+  private static final class Ranges implements RangeCursor {
+    private final Iterator<ByteRange> next;
+
+    Ranges(List<ByteRange> ranges) {
+      this.next = ranges.iterator();
+    }
+
+    @Override
+    public long capacityBytes() {
+      return SIZE;
+    }
+
+    @Override
+    public ByteRange next() {
+      return next.hasNext() ? next.next() : null;
+    }
+
+    @Override
+    public void close() {}
   }
 
   @Test
@@ -122,7 +162,8 @@ class DeltaResultCheckTest {
     ImageDigest snapshot = applyChanges(); // what the sender's snapshot reads as
     Files.delete(result);
     try (FileChannel out = FileChannel.open(base, StandardOpenOption.WRITE)) {
-      write(out, 12 * MIB, randomBytes(new Random(3), 4096)); // in data: S1 no more
+      ImageBytes.write(
+          out, 12 * MIB, ImageBytes.random(new Random(3), 4096)); // in data: S1 no more
     }
     ImageDigest corrupt = applyChanges();
 
@@ -135,7 +176,7 @@ class DeltaResultCheckTest {
   @Test
   void aBaseWhoseTimesWereSetBackAfterAWriteIsNotBelieved() throws Exception {
     try (FileChannel out = FileChannel.open(base, StandardOpenOption.WRITE)) {
-      write(out, 12 * MIB, randomBytes(new Random(3), 4096));
+      ImageBytes.write(out, 12 * MIB, ImageBytes.random(new Random(3), 4096));
     }
     Files.setLastModifiedTime(base, ImageSeal.SEALED); // the change time moved all the same
     assertThat(BlockSums.open(base, new StringBuilder())).isEmpty();
@@ -145,7 +186,7 @@ class DeltaResultCheckTest {
   void aDamagedRecordIsReadPastWhereItIsDamagedAndNowhereElse() throws Exception {
     ImageDigest snapshot = applyChanges();
     try (FileChannel sums = FileChannel.open(BlockSumsFile.of(base), StandardOpenOption.WRITE)) {
-      write(sums, 2 * 4096 + 100, new byte[] {1, 2, 3}); // the first segment's entries
+      ImageBytes.write(sums, 2 * 4096 + 100, new byte[] {1, 2, 3}); // the first segment's entries
     }
 
     Checked checked = check(snapshot);
@@ -155,7 +196,7 @@ class DeltaResultCheckTest {
     assertThat(checked.readBytes()).isBetween(8 * MIB, 8 * MIB + 3L * CHANGE + 3 * MIB);
 
     try (FileChannel sums = FileChannel.open(BlockSumsFile.of(base), StandardOpenOption.WRITE)) {
-      write(sums, 20, new byte[] {1}); // the header: no record at all
+      ImageBytes.write(sums, 20, new byte[] {1}); // the header: no record at all
     }
     assertThat(check(snapshot).readBytes()).isGreaterThan(24 * MIB);
   }
@@ -183,11 +224,11 @@ class DeltaResultCheckTest {
     Random random = new Random(5);
     try (FileChannel out = FileChannel.open(result, StandardOpenOption.WRITE)) {
       for (long at : CHANGES) {
-        write(out, at, randomBytes(random, CHANGE));
+        ImageBytes.write(out, at, ImageBytes.random(random, CHANGE));
       }
       out.force(true);
     }
-    return fullRead(result);
+    return ImageBytes.fullRead(result, SIZE);
   }
 
   private record Checked(ImageDigest digest, long readBytes) {}
@@ -197,30 +238,10 @@ class DeltaResultCheckTest {
   }
 
   private Checked check(ImageDigest theirs, Path base, BlockSums.Writer record) throws Exception {
-    try (DeltaResultCheck check = DeltaResultCheck.open(result, SIZE, base, record)) {
+    try (DeltaResultCheck check =
+        DeltaResultCheck.open(result, SIZE, new DeltaBase(base, false), record)) {
       ImageDigest ours = check.digest(theirs);
       return new Checked(ours, check.readBytes());
-    }
-  }
-
-  private static ImageDigest fullRead(Path image) throws Exception {
-    try (ImageExtents extents = ImageExtents.open(image)) {
-      ContentDigest.Progressive reading =
-          new ContentDigest.Progressive(extents, SIZE, new AtomicBoolean());
-      return ContentDigest.await(reading.finish());
-    }
-  }
-
-  private static byte[] randomBytes(Random random, int length) {
-    byte[] bytes = new byte[length];
-    random.nextBytes(bytes);
-    return bytes;
-  }
-
-  private static void write(FileChannel out, long at, byte[] bytes) throws IOException {
-    ByteBuffer buffer = ByteBuffer.wrap(bytes);
-    while (buffer.hasRemaining()) {
-      out.write(buffer, at + buffer.position());
     }
   }
 }
