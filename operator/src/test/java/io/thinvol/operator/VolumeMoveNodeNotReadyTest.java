@@ -125,12 +125,9 @@ class VolumeMoveNodeNotReadyTest extends MoveClusterTest {
 
   @Test
   void aTargetNotReadyDuringTheCutOverRollsItBackAtTheCutOversDeadline() {
-    CompletableFuture<CopiedIn> copy = new CompletableFuture<>();
-    copier.copyIn = request -> copy;
-    stopApp();
-    VolumeMove created =
-        createMove("to-b", "  persistentVolumeClaim: data\n  targetNode: node-b\n");
-    await("the copy asked", () -> copier.copies.size() == 1);
+    CopyInFlight inFlight = cutOverCopyingToB();
+    CompletableFuture<CopiedIn> copy = inFlight.copy();
+    VolumeMove created = inFlight.move();
     nodes.unreachable("node-b");
 
     Condition said = awaitNodeCondition("to-b", "TargetNodeNotReady");
@@ -160,12 +157,9 @@ class VolumeMoveNodeNotReadyTest extends MoveClusterTest {
 
   @Test
   void aRollbackGivesUpTheCopyInFlightToADriverPodNoLongerReady() {
-    CompletableFuture<CopiedIn> copy = new CompletableFuture<>();
-    copier.copyIn = request -> copy;
-    stopApp();
-    VolumeMove created =
-        createMove("to-b", "  persistentVolumeClaim: data\n  targetNode: node-b\n");
-    await("the copy asked", () -> copier.copies.size() == 1);
+    CopyInFlight inFlight = cutOverCopyingToB();
+    CompletableFuture<CopiedIn> copy = inFlight.copy();
+    VolumeMove created = inFlight.move();
     // The target's driver hangs: the kubelet marks its pod not Ready, the node stays Ready, and
     // the copy's connection is never reset.
     nodes.podsReady("node-b", "False");
@@ -183,12 +177,9 @@ class VolumeMoveNodeNotReadyTest extends MoveClusterTest {
 
   @Test
   void aTargetBackDuringTheCutOverLetsItFinish() {
-    CompletableFuture<CopiedIn> copy = new CompletableFuture<>();
-    copier.copyIn = request -> copy;
-    stopApp();
-    VolumeMove created =
-        createMove("to-b", "  persistentVolumeClaim: data\n  targetNode: node-b\n");
-    await("the copy asked", () -> copier.copies.size() == 1);
+    CopyInFlight inFlight = cutOverCopyingToB();
+    CompletableFuture<CopiedIn> copy = inFlight.copy();
+    VolumeMove created = inFlight.move();
     nodes.unreachable("node-b");
     awaitNodeCondition("to-b", "TargetNodeNotReady");
 
@@ -280,6 +271,19 @@ class VolumeMoveNodeNotReadyTest extends MoveClusterTest {
    * A move with {@code keepSourceUntil: Mounted} cut over: the claim is bound to its new volume on
    * node b, the old one kept until a pod there runs with it.
    */
+  /** A move to node-b whose cut-over's copy was asked and has not answered. */
+  private record CopyInFlight(VolumeMove move, CompletableFuture<CopiedIn> copy) {}
+
+  private CopyInFlight cutOverCopyingToB() {
+    CompletableFuture<CopiedIn> copy = new CompletableFuture<>();
+    copier.copyIn = request -> copy;
+    stopApp();
+    VolumeMove created =
+        createMove("to-b", "  persistentVolumeClaim: data\n  targetNode: node-b\n");
+    await("the copy asked", () -> copier.copies.size() == 1);
+    return new CopyInFlight(created, copy);
+  }
+
   private void cutOverUntilMountedOnTarget() {
     stopApp();
     createMove(
