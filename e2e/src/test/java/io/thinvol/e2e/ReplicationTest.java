@@ -132,6 +132,11 @@ class ReplicationTest extends E2eSteps {
     assertThat(field(after, "status", "lastFailover", "fromNode")).contains(other);
     assertThat(field(after, "status", "lastFailover", "toNode")).contains(host);
     assertThat(field(after, "status", "lastFailover", "dataLostAfter")).contains(syncPoint);
+    String failover = field(after, "status", "lastFailover", "volumeMove").orElseThrow().toString();
+    assertThat(kube().events("VolumeMove", Names.APPS, failover))
+        .as("the dead pod ended by the failover, not by the pod garbage collector")
+        .extracting(Event::getReason)
+        .contains("DeletedFencedPods");
     assertThat(field(after, "status", "primaryNode")).contains(host);
     assertThat(condition(after, "Degraded")).map(c -> c.get("status")).contains("True");
     kube().describe("volumereplication", Names.APPS, APP);
