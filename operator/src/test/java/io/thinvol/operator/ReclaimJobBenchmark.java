@@ -20,6 +20,7 @@ import io.thinvol.api.v1alpha1.ReclaimSpaceJob;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.driver.host.ProcessCommandRunner;
 import io.thinvol.operator.model.Settings;
+import io.thinvol.testing.RepoFiles;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -54,6 +55,11 @@ public final class ReclaimJobBenchmark {
             new Context(), new MockWebServer(), responses, trace.dispatcher(responses), false);
     server.init();
     ReviewedTokens.answer(server);
+    try (KubernetesClient admin = server.createClient()) {
+      // the operator starts the controllers of a kind beyond StorageBackend once discovery lists
+      // it, and the mock's discovery lists a kind once its CRD is there
+      RepoFiles.crds().forEach(crd -> admin.resource(crd).create());
+    }
     try (KubernetesClient client = server.createClient();
         KubernetesClient operatorClient =
             new KubernetesClientBuilder()
