@@ -30,7 +30,7 @@ import picocli.CommandLine.Option;
     name = "driver",
     mixinStandardHelpOptions = true,
     description = "Run the CSI plugin (Identity, Controller, Node) on a unix socket.",
-    subcommands = {PreflightCommand.class})
+    subcommands = {PreflightCommand.class, ProbeCommand.class})
 public final class DriverCommand implements Callable<Integer> {
 
   private static final Logger log = LoggerFactory.getLogger(DriverCommand.class);
