@@ -112,7 +112,7 @@ round() {
   nmt "$name with 1,000 volumes"
   local noop
   noop=$(java -cp "$cp" io.thinvol.driver.bench.DriverBenchmark "$dir/csi.sock" "$dir" noop |
-    awk '{print $2}')
+    awk '$1 == "noop_p50_ms" {print $2}')
   printf '%-8s %s | %s | %s | %s ms | %s\n' "$name" "$idle" "$tls" "$filled" "$noop" \
     "$(PATH="$path" java -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.home = //p')"
   kill "$driver_pid"

@@ -10,6 +10,8 @@ import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -30,11 +32,7 @@ public final class ProbeCommand implements Callable<Integer> {
 
   private static final Duration RETRY = Duration.ofMillis(50);
 
-  @Option(
-      names = "--csi-endpoint",
-      defaultValue = "${env:CSI_ENDPOINT:-unix:///csi/csi.sock}",
-      description = "CSI socket (env CSI_ENDPOINT). Default: ${DEFAULT-VALUE}")
-  String csiEndpoint;
+  @Mixin CsiEndpointOption csiEndpoint;
 
   @Option(
       names = "--timeout",
@@ -42,11 +40,11 @@ public final class ProbeCommand implements Callable<Integer> {
       description = "Seconds to wait for the socket to answer. Default: ${DEFAULT-VALUE}")
   long timeoutSeconds;
 
-  @Spec picocli.CommandLine.Model.CommandSpec spec;
+  @Spec CommandSpec spec;
 
   @Override
   public Integer call() throws Exception {
-    Path socket = UnixSockets.path(csiEndpoint);
+    Path socket = UnixSockets.path(csiEndpoint.value);
     long deadline = System.nanoTime() + Duration.ofSeconds(timeoutSeconds).toNanos();
     String why = "no socket at " + socket;
     do {
@@ -72,7 +70,8 @@ public final class ProbeCommand implements Callable<Integer> {
     } while (System.nanoTime() < deadline);
     spec.commandLine()
         .getErr()
-        .printf("thinvol: not ready after %d s on %s: %s%n", timeoutSeconds, csiEndpoint, why);
+        .printf(
+            "thinvol: not ready after %d s on %s: %s%n", timeoutSeconds, csiEndpoint.value, why);
     return 1;
   }
 }
