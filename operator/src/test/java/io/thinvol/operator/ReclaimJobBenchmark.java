@@ -32,6 +32,7 @@ import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * For bench/reclaim-job-bench.sh: a ReclaimSpaceJob from creation to its result (operator, addons,
@@ -226,7 +227,14 @@ public final class ReclaimJobBenchmark {
       trace.reset();
       long start = System.nanoTime();
       client.resource(job).create();
-      ReclaimSpaceJob done = result.get(5, TimeUnit.MINUTES);
+      ReclaimSpaceJob done;
+      try {
+        done = result.get(5, TimeUnit.MINUTES);
+      } catch (TimeoutException e) {
+        throw new IllegalStateException(
+            "job " + name + " has no result after 5 minutes: see the operator's log (BENCH_LOG=1)",
+            e);
+      }
       double millis = (System.nanoTime() - start) / 1e6;
       if (!"Succeeded".equals(done.getStatus().getResult())) {
         throw new IllegalStateException("job " + name + ": " + done.getStatus().getMessage());
