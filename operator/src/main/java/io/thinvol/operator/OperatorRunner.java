@@ -39,6 +39,7 @@ import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -288,9 +289,11 @@ public final class OperatorRunner implements AutoCloseable {
     releaseLease.run();
   }
 
-  /** The pod's name (a kubelet sets HOSTNAME to it), as the Lease shows its holder. */
+  /** The pod's name (POD_NAME from the downward API, else HOSTNAME), as the Lease shows it. */
   private static String candidate() {
-    String pod = System.getenv("HOSTNAME");
-    return pod == null || pod.isBlank() ? UUID.randomUUID().toString() : pod;
+    return Stream.of(System.getenv("POD_NAME"), System.getenv("HOSTNAME"))
+        .filter(name -> name != null && !name.isBlank())
+        .findFirst()
+        .orElseGet(() -> UUID.randomUUID().toString());
   }
 }
