@@ -32,6 +32,7 @@ final class VolumeClones {
   private final ImageCopier copier;
   private final VolumeAssembly assembly;
   private final RemoteSources remotes;
+  private final InPlaceDeltas inPlace;
 
   VolumeClones(
       String nodeId,
@@ -41,7 +42,8 @@ final class VolumeClones {
       OperationLocks locks,
       ImageCopier copier,
       VolumeAssembly assembly,
-      RemoteSources remotes) {
+      RemoteSources remotes,
+      InPlaceDeltas inPlace) {
     this.nodeId = nodeId;
     this.layout = layout;
     this.catalog = catalog;
@@ -50,6 +52,7 @@ final class VolumeClones {
     this.copier = copier;
     this.assembly = assembly;
     this.remotes = remotes;
+    this.inPlace = inPlace;
   }
 
   VolumeRecord create(VolumeSpec spec, Duration budget) {
@@ -197,8 +200,11 @@ final class VolumeClones {
 
   /**
    * Snapshot S2 of another node, as the changes since snapshot S1 (that the base volume of this
-   * node was made from) applied onto a copy of the base. The base is held under its lock and must
-   * be attached nowhere, so that it reads as S1 throughout; it is never written.
+   * node was made from) applied onto the base. The base is held under its lock and must be attached
+   * nowhere, so that it reads as S1 throughout. Where copies are reflinks, or the base is a
+   * replica, the changes go onto a copy of it and the base is never written; otherwise they are
+   * applied in place and the base is consumed ({@link InPlaceDeltas}), unless its record cannot
+   * vouch for the result, which is then made on a copy of the base, pulled again.
    */
   private DeltaCopied deltaOntoBase(VolumeSpec spec, Duration budget) {
     String baseId = spec.baseVolumeId();
@@ -211,22 +217,41 @@ final class VolumeClones {
       VolumeRecord base = DeltaBases.require(catalog, host, layout, nodeId, baseId);
       String baseSnapshot = base.contentSource().id();
       long started = System.nanoTime();
-      try (RemoteSources.RemoteCopy copy =
-          remotes.open(spec.source(), baseSnapshot, spec.parameters(), budget)) {
-        String what = "snapshot " + spec.source().id() + " on node " + copy.node();
-        VolumeRecord record = assemblePulled(spec, copy, what, base, budget);
-        log.info(
-            "copied {} into volume {} as the changes since {} onto volume {} in {} ms ({} bytes"
-                + " received)",
-            what,
-            record.id(),
-            baseSnapshot,
-            baseId,
-            (System.nanoTime() - started) / 1_000_000,
-            copy.receivedBytes());
-        return new DeltaCopied(record, copy.receivedBytes());
+      boolean consume = !copier.reflinks() && InPlaceDeltas.consumable(base);
+      for (; ; consume = false) {
+        try (RemoteSources.RemoteCopy copy =
+            remotes.open(spec.source(), baseSnapshot, spec.parameters(), budget)) {
+          String what = "snapshot " + spec.source().id() + " on node " + copy.node();
+          Optional<VolumeRecord> record =
+              consume
+                  ? applyInPlace(spec, copy, what, base)
+                  : Optional.of(assemblePulled(spec, copy, what, base, budget));
+          if (record.isPresent()) {
+            log.info(
+                "copied {} into volume {} as the changes since {} {} volume {} in {} ms ({} bytes"
+                    + " received)",
+                what,
+                record.get().id(),
+                baseSnapshot,
+                consume ? "applied in place onto" : "onto a copy of",
+                baseId,
+                (System.nanoTime() - started) / 1_000_000,
+                copy.receivedBytes());
+            return new DeltaCopied(record.get(), copy.receivedBytes());
+          }
+        }
       }
     }
+  }
+
+  /** The new volume from {@code copy} applied in place onto {@code base}, if its record vouches. */
+  private Optional<VolumeRecord> applyInPlace(
+      VolumeSpec spec, RemoteSources.RemoteCopy copy, String what, VolumeRecord base) {
+    SourceImage source = copy.description();
+    VolumeSpecChecks.requireRestorable(spec, source.accessType(), source.fsType(), what);
+    long size = assembly.sizeFor(spec, source.sizeBytes());
+    return inPlace.make(
+        spec, base, copy, size, spec.accessType() == AccessType.MOUNT ? source.formatted() : null);
   }
 
   /** The new volume written from {@code copy}, onto a copy of {@code base} for a delta. */

@@ -61,6 +61,9 @@ public final class MoveCopyService extends MoveCopyGrpc.MoveCopyImplBase {
     String base = Requests.volumeId(request.getBaseVolumeId());
     Requests.requirePresent(request.getClaimNamespace(), "claim_namespace");
     Requests.requirePresent(request.getClaimName(), "claim_name");
+    // Read first: without reflinks the copy consumes its base.
+    String baseSnapshot =
+        volumes.catalog().volume(base).map(b -> b.contentSource().id()).orElse("");
     DeltaCopied made =
         volumes.createFromDelta(
             name,
@@ -75,8 +78,7 @@ public final class MoveCopyService extends MoveCopyGrpc.MoveCopyImplBase {
     return CopyInResponse.newBuilder()
         .setVolumeId(made.volume().id())
         .setSizeBytes(made.volume().sizeBytes())
-        .setBaseSnapshotId(
-            volumes.catalog().volume(base).map(b -> b.contentSource().id()).orElse(""))
+        .setBaseSnapshotId(baseSnapshot)
         .setDeltaBytes(made.receivedBytes())
         .build();
   }

@@ -5,6 +5,7 @@ import io.thinvol.driver.core.CsiException;
 import io.thinvol.driver.core.RemoteSources;
 import io.thinvol.driver.core.RemoteSources.DeltaBase;
 import io.thinvol.driver.core.SourceImage;
+import io.thinvol.driver.host.DeltaSpool;
 import io.thinvol.driver.host.SparseFiles;
 import io.thinvol.driver.peer.PeerClient;
 import io.thinvol.driver.peer.PeerEndpoint;
@@ -26,8 +27,9 @@ import java.time.Duration;
  * written into a new sparse file at their offsets (what is not sent stays a hole), each checked to
  * lie after the last and inside the source, and the digest of what was written compared with the
  * sender's. A delta is written onto a copy of its base instead, its zero pieces punched out, and
- * the whole result is then compared with the sender's digest of the snapshot. A sender that goes
- * silent is given up ({@link PullParts}). Closing it cancels the call.
+ * the whole result is then compared with the sender's digest of the snapshot; or, for a delta
+ * applied in place, kept in a spool and checked from the base's record before anything is applied.
+ * A sender that goes silent is given up ({@link PullParts}). Closing it cancels the call.
  */
 final class PulledCopy implements RemoteSources.RemoteCopy {
 
@@ -41,6 +43,7 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
   private long received;
   private BlockSums.Writer record; // a delta's result's, until it is sealed
   private PieceBlocks blocks; // a whole copy's, until it is sealed
+  private DeltaSpool spool; // where a delta applied in place keeps its changes
   private boolean verified;
 
   private PulledCopy(PeerEndpoint peer, PullParts parts, PullHeader header, boolean delta) {
@@ -115,17 +118,42 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
         DeltaResultCheck.open(image, description.sizeBytes(), base, record)) {
       receive(image, check);
       check.written();
-      PullPart theirs = parts.next();
-      if (theirs == null || theirs.partCase() != PullChunk.PartCase.IMAGE) {
-        throw broken(peer, "its delta did not end with the digest of the whole snapshot");
-      }
-      ImageDigest snapshot = theirs.chunk().getImage();
+      ImageDigest snapshot = snapshotDigest();
       verifyImage(check.digest(snapshot), snapshot);
-      if (parts.next() != null) {
-        throw broken(peer, "it went on after the digest of the whole snapshot");
-      }
     }
     verified = true;
+  }
+
+  @Override
+  public boolean spoolTo(DeltaSpool into, Path image, DeltaBase base) throws IOException {
+    if (!delta) {
+      throw new IllegalStateException("a whole copy has no base to apply onto");
+    }
+    record = BlockSums.Writer.create(image, description.sizeBytes());
+    try (DeltaResultCheck check =
+        DeltaResultCheck.inPlace(base.image(), description.sizeBytes(), record)) {
+      if (check == null) {
+        return false;
+      }
+      spool = into;
+      receive(image, check);
+      verified = check.vouchedFor(snapshotDigest());
+      return verified;
+    } finally {
+      spool = null;
+    }
+  }
+
+  /** The sender's digest of the whole snapshot, which ends a delta. */
+  private ImageDigest snapshotDigest() {
+    PullPart theirs = parts.next();
+    if (theirs == null || theirs.partCase() != PullChunk.PartCase.IMAGE) {
+      throw broken(peer, "its delta did not end with the digest of the whole snapshot");
+    }
+    if (parts.next() != null) {
+      throw broken(peer, "it went on after the digest of the whole snapshot");
+    }
+    return theirs.chunk().getImage();
   }
 
   @Override
@@ -149,9 +177,12 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
     RangeDigest digest = new RangeDigest();
     long written = 0;
     try (FileChannel out =
-        delta
-            ? FileChannel.open(image, StandardOpenOption.WRITE)
-            : FileChannel.open(image, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+        spool != null
+            ? null
+            : delta
+                ? FileChannel.open(image, StandardOpenOption.WRITE)
+                : FileChannel.open(
+                    image, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
       for (PullPart part = parts.next(); ; part = parts.next()) {
         if (part == null) {
           throw new CsiException(
@@ -161,7 +192,11 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
         if (part.partCase() == PullChunk.PartCase.TRAILER) {
           received = digest.bytes();
           verify(part.chunk().getTrailer(), digest.trailer());
-          out.force(true);
+          if (spool != null) {
+            spool.finish();
+          } else {
+            out.force(true);
+          }
           if (!delta && parts.next() != null) {
             throw broken(peer, "it went on after its trailer");
           }
@@ -211,7 +246,11 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
     }
     if (zeros) {
       check.zeros(offset, part.zeroLength());
-      SparseFiles.punch(image, offset, part.zeroLength());
+      if (spool != null) {
+        spool.zeros(offset, part.zeroLength());
+      } else {
+        SparseFiles.punch(image, offset, part.zeroLength());
+      }
       digest.addZeros(offset, part.zeroLength());
     } else {
       if (check != null) {
@@ -221,7 +260,11 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
       if (blocks != null) {
         blocks.add(offset, piece);
       }
-      writeFully(out, piece, offset);
+      if (spool != null) {
+        spool.bytes(offset, piece);
+      } else {
+        writeFully(out, piece, offset);
+      }
     }
     return end;
   }
