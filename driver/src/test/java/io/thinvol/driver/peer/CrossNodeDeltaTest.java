@@ -155,6 +155,36 @@ class CrossNodeDeltaTest {
     assertThat(cluster.volumes.entries("node-b", "volumes")).isEmpty();
   }
 
+  @Test
+  void aBaseWithoutARecordOfItsBlocksIsCopiedAndKept() throws Exception {
+    String origin = cluster.csi("node-a").createVolume("origin", 64 * MIB, EXT4, null);
+    Path mount = cluster.volumes.stageAndPublish("node-a", origin);
+    DataFiles.writeRandom(mount.resolve("kept.bin"), 8 * MIB);
+    String s1 = cluster.csi("node-a").createSnapshot("s1", origin);
+    cluster.sources.restoreOf("pre", "s1", s1);
+    String base = cluster.volumes.restore("node-b", "pre", s1);
+    Path baseImage = cluster.nodes.image("node-b", base);
+    String baseSum = DataFiles.sha256(baseImage);
+    // As a pre-copy made by an older release has it, or one whose record failed.
+    Files.delete(baseImage.resolveSibling("disk.img.sums"));
+    DataFiles.writeRandom(mount.resolve("changed.bin"), 4 * MIB);
+    cluster.volumes.unpublishAndUnstage("node-a", origin);
+    String operator = cluster.nodes.operatorToken();
+    String s2 =
+        MoveCopyCalls.snapshot(cluster.nodes, operator, "node-a", "s2", origin).getSnapshotId();
+    cluster.sources.restoreOf("moved", "s2", s2);
+
+    CopyInResponse moved =
+        MoveCopyCalls.copyIn(cluster.nodes, operator, "moved", s2, base, "moved");
+
+    assertThat(DataFiles.sha256(cluster.nodes.image("node-b", moved.getVolumeId())))
+        .isEqualTo(DataFiles.sha256(cluster.snapshotImage("node-a", s2)));
+    assertThat(moved.getBaseSnapshotId()).isEqualTo(s1);
+    assertThat(cluster.volumes.entries("node-b", "volumes"))
+        .containsExactlyInAnyOrder(base, moved.getVolumeId());
+    assertThat(DataFiles.sha256(baseImage)).isEqualTo(baseSum);
+  }
+
   /** Where a file's blocks are on its filesystem's device: offsets in the volume's image. */
   private static List<PhysicalExtent> blocksOf(Path file) throws Exception {
     try (ImageExtents extents = ImageExtents.open(file)) {
