@@ -215,32 +215,44 @@ final class VolumeClones {
     }
     try (OperationLocks.Held held = locks.tryAcquire(baseId, "volume " + baseId)) {
       VolumeRecord base = DeltaBases.require(catalog, host, layout, nodeId, baseId);
-      String baseSnapshot = base.contentSource().id();
-      long started = System.nanoTime();
-      boolean consume = !copier.reflinks() && InPlaceDeltas.consumable(base);
-      for (; ; consume = false) {
-        try (RemoteSources.RemoteCopy copy =
-            remotes.open(spec.source(), baseSnapshot, spec.parameters(), budget)) {
-          String what = "snapshot " + spec.source().id() + " on node " + copy.node();
-          Optional<VolumeRecord> record =
-              consume
-                  ? applyInPlace(spec, copy, what, base)
-                  : Optional.of(assemblePulled(spec, copy, what, base, budget));
-          if (record.isPresent()) {
-            log.info(
-                "copied {} into volume {} as the changes since {} {} volume {} in {} ms ({} bytes"
-                    + " received)",
-                what,
-                record.get().id(),
-                baseSnapshot,
-                consume ? "applied in place onto" : "onto a copy of",
-                baseId,
-                (System.nanoTime() - started) / 1_000_000,
-                copy.receivedBytes());
-            return new DeltaCopied(record.get(), copy.receivedBytes());
-          }
+      if (!copier.reflinks() && InPlaceDeltas.consumable(base)) {
+        Optional<DeltaCopied> made = pullDelta(spec, base, true, budget);
+        if (made.isPresent()) {
+          return made.get();
         }
       }
+      return pullDelta(spec, base, false, budget).orElseThrow();
+    }
+  }
+
+  /**
+   * The delta pulled and applied in place onto {@code base} ({@code consume}), or onto a copy of
+   * it; empty when it could not be applied in place, nothing changed.
+   */
+  private Optional<DeltaCopied> pullDelta(
+      VolumeSpec spec, VolumeRecord base, boolean consume, Duration budget) {
+    String baseSnapshot = base.contentSource().id();
+    long started = System.nanoTime();
+    try (RemoteSources.RemoteCopy copy =
+        remotes.open(spec.source(), baseSnapshot, spec.parameters(), budget)) {
+      String what = "snapshot " + spec.source().id() + " on node " + copy.node();
+      Optional<VolumeRecord> record =
+          consume
+              ? applyInPlace(spec, copy, what, base)
+              : Optional.of(assemblePulled(spec, copy, what, base, budget));
+      record.ifPresent(
+          made ->
+              log.info(
+                  "copied {} into volume {} as the changes since {} {} volume {} in {} ms ({}"
+                      + " bytes received)",
+                  what,
+                  made.id(),
+                  baseSnapshot,
+                  consume ? "applied in place onto" : "onto a copy of",
+                  base.id(),
+                  (System.nanoTime() - started) / 1_000_000,
+                  copy.receivedBytes()));
+      return record.map(made -> new DeltaCopied(made, copy.receivedBytes()));
     }
   }
 

@@ -17,9 +17,7 @@ import io.thinvol.peer.v1.PullRequest;
 import io.thinvol.peer.v1.PullTrailer;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 
 /**
@@ -176,13 +174,7 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
   private void receive(Path image, DeltaResultCheck check) throws IOException {
     RangeDigest digest = new RangeDigest();
     long written = 0;
-    try (FileChannel out =
-        spool != null
-            ? null
-            : delta
-                ? FileChannel.open(image, StandardOpenOption.WRITE)
-                : FileChannel.open(
-                    image, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+    try (PieceSink out = spool != null ? PieceSink.spool(spool) : PieceSink.image(image, !delta)) {
       for (PullPart part = parts.next(); ; part = parts.next()) {
         if (part == null) {
           throw new CsiException(
@@ -192,11 +184,7 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
         if (part.partCase() == PullChunk.PartCase.TRAILER) {
           received = digest.bytes();
           verify(part.chunk().getTrailer(), digest.trailer());
-          if (spool != null) {
-            spool.finish();
-          } else {
-            out.force(true);
-          }
+          out.complete();
           if (!delta && parts.next() != null) {
             throw broken(peer, "it went on after its trailer");
           }
@@ -206,7 +194,7 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
           throw broken(peer, "it sent a " + part.partCase() + " before its trailer");
         }
         try {
-          written = write(part, out, image, digest, check, written);
+          written = write(part, out, digest, check, written);
         } finally {
           part.release();
         }
@@ -219,12 +207,7 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
    * checksummed as it is; returns where it ends.
    */
   private long write(
-      PullPart part,
-      FileChannel out,
-      Path image,
-      RangeDigest digest,
-      DeltaResultCheck check,
-      long written)
+      PullPart part, PieceSink out, RangeDigest digest, DeltaResultCheck check, long written)
       throws IOException {
     ByteBuffer piece = part.bytes();
     boolean zeros = part.zeroLength() > 0;
@@ -246,11 +229,7 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
     }
     if (zeros) {
       check.zeros(offset, part.zeroLength());
-      if (spool != null) {
-        spool.zeros(offset, part.zeroLength());
-      } else {
-        SparseFiles.punch(image, offset, part.zeroLength());
-      }
+      out.zeros(offset, part.zeroLength());
       digest.addZeros(offset, part.zeroLength());
     } else {
       if (check != null) {
@@ -260,11 +239,7 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
       if (blocks != null) {
         blocks.add(offset, piece);
       }
-      if (spool != null) {
-        spool.bytes(offset, piece);
-      } else {
-        writeFully(out, piece, offset);
-      }
+      out.bytes(offset, piece);
     }
     return end;
   }
@@ -299,13 +274,6 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
                   + " (written since it was made?); nothing was kept, pull the snapshot in full",
               peer.describe(), ours.getDataBytes(), theirs.getDataBytes()),
           null);
-    }
-  }
-
-  private static void writeFully(FileChannel out, ByteBuffer data, long offset) throws IOException {
-    long at = offset;
-    while (data.hasRemaining()) {
-      at += out.write(data, at);
     }
   }
 
