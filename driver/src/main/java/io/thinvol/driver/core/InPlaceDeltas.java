@@ -74,7 +74,13 @@ final class InPlaceDeltas {
     boolean committed = false;
     long growth = Math.max(0, size - base.sizeBytes());
     try (CapacityGauge.Reservation reserved = capacity.reserveGrowth(id, growth)) {
+      // Durable while the sender still looks for the changes, off the cut-over's path: the base's
+      // image will be moved into this directory.
       Files.createDirectories(dir);
+      VolumeRecord record =
+          VolumeAssembly.record(spec, id, size, size > copy.description().sizeBytes(), formatted);
+      Catalog.writeMeta(dir, record);
+      AtomicFiles.syncDirectory(layout.volumes());
       try (DeltaSpool spool = DeltaSpool.create(dir.resolve(SPOOL))) {
         if (!copy.spoolTo(
             spool, image, new RemoteSources.DeltaBase(layout.volumeImage(base.id()), true))) {
@@ -82,23 +88,24 @@ final class InPlaceDeltas {
           return Optional.empty();
         }
       }
-      VolumeRecord record =
-          VolumeAssembly.record(spec, id, size, size > copy.description().sizeBytes(), formatted);
-      Catalog.writeMeta(dir, record);
+      long received = System.nanoTime();
       AtomicFiles.write(dir.resolve(COMMITTED), base.id().getBytes(StandardCharsets.UTF_8));
       committed = true;
       apply(dir, record, base.id());
+      long applied = System.nanoTime();
       copy.recordBlocks(image);
       publish(dir, record);
       reserved.keep(); // the base's size, promised already, and the growth are the new volume's
       log.info(
           "created volume {} ('{}', {} bytes, {}) from the changes applied in place onto volume {},"
-              + " which is gone",
+              + " which is gone (committed and applied in {} ms, recorded and published in {} ms)",
           id,
           spec.name(),
           size,
           spec.accessType(),
-          base.id());
+          base.id(),
+          (applied - received) / 1_000_000,
+          (System.nanoTime() - applied) / 1_000_000);
       return Optional.of(record);
     } catch (IOException | RuntimeException e) {
       if (!committed) {
@@ -183,9 +190,9 @@ final class InPlaceDeltas {
     if (base.isPresent()) {
       catalog.removeVolume(base.get());
     }
-    if (Files.deleteIfExists(spool)) {
-      AtomicFiles.syncDirectory(dir);
-    }
+    // Not synced: a spool that comes back is applied again, or is left behind in the published
+    // directory, harmless.
+    Files.deleteIfExists(spool);
   }
 
   /** Under the new id; the commit's mark goes after, as junk a crash may leave there. */
