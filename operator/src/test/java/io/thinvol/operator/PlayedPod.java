@@ -45,23 +45,26 @@ final class PlayedPod implements AutoCloseable {
   }
 
   /**
-   * NodeStageVolume retried while the driver answers ABORTED (another call for the volume, such as
-   * a replication's sync snapshot, holds it), as the kubelet retries it.
+   * A node call retried while the driver answers ABORTED (another call for the volume, such as a
+   * replication's sync snapshot, holds it), as the kubelet retries it.
    */
-  private static void stageAsTheKubeletDoes(
-      NodeDriver node, String volumeId, Path staging, csi.v1.VolumeCapability capability)
-      throws InterruptedException {
+  private static void asTheKubeletDoes(Runnable call) {
     long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
     while (true) {
       try {
-        node.csi().stage(volumeId, staging, capability);
+        call.run();
         return;
       } catch (io.grpc.StatusRuntimeException e) {
         if (e.getStatus().getCode() != io.grpc.Status.Code.ABORTED
             || System.nanoTime() > deadline) {
           throw e;
         }
-        Thread.sleep(500);
+        try {
+          Thread.sleep(500);
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+          throw e;
+        }
       }
     }
   }
@@ -78,8 +81,8 @@ final class PlayedPod implements AutoCloseable {
     Path staging = node.directory("staging/" + volumeId);
     Path target = node.directory("pods/" + name + "/" + volumeId);
     var capability = Capabilities.mount(volume.getSpec().getCsi().getFsType());
-    stageAsTheKubeletDoes(node, volumeId, staging, capability);
-    node.csi().publish(volumeId, staging, target, capability, false);
+    asTheKubeletDoes(() -> node.csi().stage(volumeId, staging, capability));
+    asTheKubeletDoes(() -> node.csi().publish(volumeId, staging, target, capability, false));
     Pod pod =
         PlayedControllers.createWithStatus(
             client,
@@ -122,8 +125,8 @@ final class PlayedPod implements AutoCloseable {
   void stop() {
     if (running) {
       running = false;
-      node.csi().unpublish(volumeId, target);
-      node.csi().unstage(volumeId, staging);
+      asTheKubeletDoes(() -> node.csi().unpublish(volumeId, target));
+      asTheKubeletDoes(() -> node.csi().unstage(volumeId, staging));
     }
     lose();
   }

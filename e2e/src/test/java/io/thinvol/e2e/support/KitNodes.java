@@ -1,6 +1,7 @@
 package io.thinvol.e2e.support;
 
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Taint;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -26,6 +27,7 @@ public final class KitNodes {
   private static final Pattern JOINED = Pattern.compile(".*?(\\d+)$");
   private static final Path HOST_DATA_ROOT = Path.of("/var/lib/thinvol");
   private static final Duration READY_LIMIT = Duration.ofMinutes(2);
+  private static final String OUT_OF_SERVICE = "node.kubernetes.io/out-of-service";
 
   private final KubernetesClient client;
   private final E2eSettings settings;
@@ -104,6 +106,31 @@ public final class KitNodes {
       powerOff(node);
       powerOn(node);
     }
+    outOfService(node, false);
+  }
+
+  /**
+   * Adds ({@code true}) or removes the {@code node.kubernetes.io/out-of-service} taint, as an admin
+   * does with {@code kubectl taint} once a node is known to be shut down (a non-graceful node
+   * shutdown) and again once it is back.
+   */
+  public void outOfService(String node, boolean fenced) {
+    client
+        .nodes()
+        .withName(node)
+        .edit(
+            n -> {
+              List<Taint> taints =
+                  new ArrayList<>(
+                      Optional.ofNullable(n.getSpec().getTaints()).orElse(List.of()).stream()
+                          .filter(t -> !OUT_OF_SERVICE.equals(t.getKey()))
+                          .toList());
+              if (fenced) {
+                taints.add(new Taint("NoExecute", OUT_OF_SERVICE, null, "nodeshutdown"));
+              }
+              n.getSpec().setTaints(taints.isEmpty() ? null : taints);
+              return n;
+            });
   }
 
   public void awaitReady(String node) {

@@ -72,6 +72,9 @@ public final class OperatorRbac {
     rules.add("", "persistentvolumeclaims", "patch");
     rules.add("", "persistentvolumes", READ);
     rules.add("", "pods", READ);
+    // A failover deletes the pods of the claim on the dead, fenced node at once, as the pod
+    // garbage collector would later (io.thinvol.operator.move.FencedPods).
+    rules.add("", "pods", "delete");
     // get and patch: a recurring Warning raises the count of its Event instead of adding one.
     rules.add("", "events", "get", "create", "patch");
     rules.add("storage.k8s.io", "csinodes", READ);

@@ -39,6 +39,7 @@ final class CutOverStep {
         if (NodeWait.duringCutOver(move, old)) {
           return Rollback.run(move, claim, old);
         }
+        FencedPods.release(move);
         move.message(
             "waiting for PersistentVolumeClaim "
                 + names.claim()

@@ -183,6 +183,36 @@ final class MoveCluster {
         .toList();
   }
 
+  /** The pods on {@code node} that use the claim and have not ended. */
+  List<Pod> podsOn(String namespace, String claim, String node) {
+    return client.pods().inNamespace(namespace).list().getItems().stream()
+        .filter(pod -> uses(pod, claim))
+        .filter(pod -> node.equals(pod.getSpec().getNodeName()))
+        .filter(pod -> !ended(pod))
+        .toList();
+  }
+
+  /**
+   * Deletes the pod with a grace period of 0 if it is still the one read (same uid) on {@code
+   * node}.
+   *
+   * @return whether it was deleted
+   */
+  boolean deletePodNow(Pod pod, String node) {
+    var resource =
+        client
+            .pods()
+            .inNamespace(pod.getMetadata().getNamespace())
+            .withName(pod.getMetadata().getName());
+    Pod now = resource.get();
+    if (now == null
+        || !pod.getMetadata().getUid().equals(now.getMetadata().getUid())
+        || !node.equals(now.getSpec().getNodeName())) {
+      return false;
+    }
+    return !resource.withGracePeriod(0).delete().isEmpty();
+  }
+
   /** Whether a Running pod on {@code node} uses the claim. */
   boolean runningOn(String namespace, String claim, String node) {
     return client.pods().inNamespace(namespace).list().getItems().stream()
