@@ -8,6 +8,7 @@ import io.thinvol.addons.ClusterFixtures;
 import io.thinvol.api.BackendNames;
 import io.thinvol.driver.client.Capabilities;
 import io.thinvol.driver.client.CsiClient;
+import io.thinvol.driver.host.MountTable;
 import io.thinvol.driver.host.ProcessCommandRunner;
 import io.thinvol.driver.preflight.DataFiles;
 import io.thinvol.testing.PlayedControllers;
@@ -15,13 +16,15 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * A real driver process on this host ({@link NodeDriver} of {@value #NODE}) serving one staged 1
  * GiB ext4 volume, and the objects a cluster holds for it (PV, bound PVC {@code apps/data}, the
  * driver pod at 127.0.0.1). Closing unstages and deletes the volume, stops the driver and releases
- * every mount and loop device under its directory.
+ * every mount and loop device under its directory, and deletes the directory.
  */
 final class DriverOnHost implements AutoCloseable {
 
@@ -30,11 +33,13 @@ final class DriverOnHost implements AutoCloseable {
   static final String CLAIM = "data";
 
   private final NodeDriver driver;
+  private final Path root;
   private String volumeId;
   private Path staging;
 
-  private DriverOnHost(NodeDriver driver) {
+  private DriverOnHost(NodeDriver driver, Path root) {
     this.driver = driver;
+    this.root = root;
   }
 
   /** The nodes the drivers play, and the namespace of the claims. */
@@ -60,10 +65,9 @@ final class DriverOnHost implements AutoCloseable {
    */
   static DriverOnHost start(KubernetesClient client, String namespace, String backend, Secret tls)
       throws Exception {
-    NodeDriver driver =
-        NodeDriver.start(
-            client, namespace, backend, NODE, Files.createTempDirectory("thinvol-e2e-"), tls);
-    DriverOnHost host = new DriverOnHost(driver);
+    Path root = Files.createTempDirectory("thinvol-e2e-");
+    NodeDriver driver = NodeDriver.start(client, namespace, backend, NODE, root, tls);
+    DriverOnHost host = new DriverOnHost(driver, root);
     try {
       host.serveVolume(client, backend);
       return host;
@@ -129,9 +133,22 @@ final class DriverOnHost implements AutoCloseable {
     driver.onRelease(undo);
   }
 
-  /** Stops everything; returns the mounts and loop devices that had to be released. */
+  /**
+   * Stops everything; returns the mounts and loop devices that had to be released. Its directory is
+   * deleted once nothing is mounted under it any more (never through a mount that stayed).
+   */
   List<String> release() throws Exception {
-    return driver.release();
+    try {
+      return driver.release();
+    } finally {
+      if (Files.isDirectory(root) && MountTable.read().mountPointsUnder(root).isEmpty()) {
+        try (Stream<Path> paths = Files.walk(root)) {
+          for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+            Files.delete(path);
+          }
+        }
+      }
+    }
   }
 
   @Override
