@@ -9,6 +9,7 @@
 #   OTHER_HOME: a directory holding another entry point (thinvol) and jar (thinvol-driver.jar),
 #   e.g. an older build; its rounds alternate with this tree's so both see the same machine. A home
 #   with a Java runtime in java/ runs on it (the image's), else on the java of the PATH.
+#   This tree's home gets the class data archive of a start, as the image does (class-data.sh).
 #   THINVOL_RUNTIME: the runtime this tree's rounds run on, e.g. the one build-local.sh links
 #   (packaging/image/java-runtime.sh JAR DIR); the java of the PATH by default.
 # Extra JVM flags for a diagnosis go in JAVA_OPTS, as in the image (e.g.
@@ -45,6 +46,10 @@ cleanup() {
 trap cleanup EXIT
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# The class data archive of a start, made as the image's build makes it (docs/image.md).
+this_path="$PATH"
+if [ -x "$this/java/bin/java" ]; then this_path="$this/java/bin:$PATH"; fi
+PATH="$this_path" CLASS_DATA_HTTP_PORT="$(free_port)" packaging/image/class-data.sh "$this/thinvol" "$this"
 api_port=$(free_port)
 java -cp "$cp" io.thinvol.driver.bench.MemoryProbe api "$api_port" "$work/signing.key" &
 probe_pid=$!
@@ -107,7 +112,7 @@ round() {
   nmt "$name with 1,000 volumes"
   local noop
   noop=$(java -cp "$cp" io.thinvol.driver.bench.DriverBenchmark "$dir/csi.sock" "$dir" noop |
-    awk '{print $2}')
+    awk '$1 == "noop_p50_ms" {print $2}')
   printf '%-8s %s | %s | %s | %s ms | %s\n' "$name" "$idle" "$tls" "$filled" "$noop" \
     "$(PATH="$path" java -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.home = //p')"
   kill "$driver_pid"

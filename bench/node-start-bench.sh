@@ -71,14 +71,19 @@ probe_round() {
     --addons-port=9070 --addons-tls-cert=/etc/thinvol/tls/tls.crt \
     --addons-tls-key=/etc/thinvol/tls/tls.key --driver-name=start.thinvol.io --node-id=bench \
     --data-dir="$dir/data" --http-port=9808 >/dev/null
-  java -cp "$cp" io.thinvol.driver.bench.FirstProbe "$dir/csi/csi.sock" 60 >"$dir/first" &
+  java -cp "$cp" io.thinvol.driver.bench.FirstProbe "$dir/csi/csi.sock" 60 >"$dir/first" \
+    2>"$dir/probe.log" &
   local probe=$!
-  sleep 1 # the probe client's own start
+  # the probe client's own start and first Probe (its classes), before the driver's is timed
+  until grep -qs '^warm$' "$dir/first"; do
+    kill -0 "$probe" 2>/dev/null || { cat "$dir/probe.log" >&2; return 1; }
+    sleep 0.05
+  done
   local start
   start="$(seconds)"
   podman start thinvol-node-start-probe >/dev/null
-  wait "$probe"
-  first="$(cat "$dir/first")"
+  wait "$probe" || { cat "$dir/probe.log" >&2; return 1; }
+  first="$(tail -n 1 "$dir/first")"
   started="$(date -d "$(podman inspect --format '{{.State.StartedAt}}' thinvol-node-start-probe |
     sed 's/ +0000 UTC$/Z/; s/ /T/')" +%s.%N)"
   podman rm --force --time 10 thinvol-node-start-probe >/dev/null

@@ -4,7 +4,8 @@
 # after the same amount of data was written and deleted. Needs root (loop devices, mounts).
 # Usage: bench/reclaim-job-bench.sh [rounds] [MiB]
 #   BENCH_PREBUILT=1 skips the build; BENCH_TMP: where the temp dir goes, /tmp by default;
-#   BENCH_JVM_DEFAULTS=1: the JVMs' default flags instead of the images' (see below).
+#   BENCH_JVM_DEFAULTS=1: the JVMs' default flags instead of the images' (see below); BENCH_LOG=1:
+#   the operator's log on stderr.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds="${1:-5}"
@@ -25,6 +26,17 @@ if [ -z "${BENCH_JVM_DEFAULTS:-}" ]; then
   read -r -a operator_flags <<<"$(image_flags thinvol)"
   driver_flags="$(image_flags thinvol-driver)"
 fi
-java "${operator_flags[@]}" "-Dthinvol.driver.jvm-flags=$driver_flags" -Djava.io.tmpdir="$work" \
-  -Dlogback.configurationFile=/dev/null -cp "$cp" \
-  io.thinvol.operator.ReclaimJobBenchmark "$rounds" "$mib" 2>/dev/null
+# The operator's and the mock's log: on stderr with BENCH_LOG=1 (the operator's own configuration),
+# else kept in the run's temp dir and printed if the run fails.
+logging=(-Dlogback.configurationFile=/dev/null)
+log="$work/benchmark.log"
+if [ -n "${BENCH_LOG:-}" ]; then
+  logging=(-Dlogback.configurationFile=operator/src/main/resources/logback.xml)
+  log=/dev/stderr
+fi
+if ! java "${operator_flags[@]}" "-Dthinvol.driver.jvm-flags=$driver_flags" -Djava.io.tmpdir="$work" \
+  "${logging[@]}" -cp "$cp" \
+  io.thinvol.operator.ReclaimJobBenchmark "$rounds" "$mib" 2>>"$log"; then
+  if [ -z "${BENCH_LOG:-}" ]; then tail -n 40 "$log" >&2; fi
+  exit 1
+fi

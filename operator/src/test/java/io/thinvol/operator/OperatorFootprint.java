@@ -16,6 +16,7 @@ import io.thinvol.api.v1alpha1.ReclaimSpaceCronJob;
 import io.thinvol.api.v1alpha1.ReclaimSpaceJob;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.operator.model.Settings;
+import io.thinvol.testing.RepoFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -55,6 +56,11 @@ public final class OperatorFootprint {
               new KubernetesCrudDispatcher(),
               false);
       server.init(java.net.InetAddress.getLoopbackAddress(), Integer.parseInt(args[1]));
+      try (KubernetesClient admin = server.createClient()) {
+        // the operator starts the controllers of a kind beyond StorageBackend once discovery
+        // lists it, and the mock's discovery lists a kind once its CRD is there
+        RepoFiles.crds().forEach(crd -> admin.resource(crd).create());
+      }
       Thread.currentThread().join();
     }
     String url = args[1];

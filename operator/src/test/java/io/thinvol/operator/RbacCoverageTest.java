@@ -128,6 +128,10 @@ class RbacCoverageTest extends MockClusterTest {
               "get thinvol.io/volumereplicationclasses",
               "a VolumeReplication reads its class: VolumeReplicationTest"),
           Map.entry(
+              "delete core/pods",
+              "a failover deletes the fenced node's pods of the claim:"
+                  + " VolumeReplicationEndToEndTest"),
+          Map.entry(
               "list apiextensions.k8s.io/customresourcedefinitions",
               "the CRD of a kind beyond StorageBackend that the cluster lacks: CrdMissingTest"),
           Map.entry(

@@ -20,6 +20,7 @@ import io.thinvol.api.v1alpha1.ReclaimSpaceJob;
 import io.thinvol.api.v1alpha1.StorageBackend;
 import io.thinvol.driver.host.ProcessCommandRunner;
 import io.thinvol.operator.model.Settings;
+import io.thinvol.testing.RepoFiles;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,6 +32,7 @@ import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * For bench/reclaim-job-bench.sh: a ReclaimSpaceJob from creation to its result (operator, addons,
@@ -54,6 +56,11 @@ public final class ReclaimJobBenchmark {
             new Context(), new MockWebServer(), responses, trace.dispatcher(responses), false);
     server.init();
     ReviewedTokens.answer(server);
+    try (KubernetesClient admin = server.createClient()) {
+      // the operator starts the controllers of a kind beyond StorageBackend once discovery lists
+      // it, and the mock's discovery lists a kind once its CRD is there
+      RepoFiles.crds().forEach(crd -> admin.resource(crd).create());
+    }
     try (KubernetesClient client = server.createClient();
         KubernetesClient operatorClient =
             new KubernetesClientBuilder()
@@ -220,7 +227,14 @@ public final class ReclaimJobBenchmark {
       trace.reset();
       long start = System.nanoTime();
       client.resource(job).create();
-      ReclaimSpaceJob done = result.get(5, TimeUnit.MINUTES);
+      ReclaimSpaceJob done;
+      try {
+        done = result.get(5, TimeUnit.MINUTES);
+      } catch (TimeoutException e) {
+        throw new IllegalStateException(
+            "job " + name + " has no result after 5 minutes: see the operator's log (BENCH_LOG=1)",
+            e);
+      }
       double millis = (System.nanoTime() - start) / 1e6;
       if (!"Succeeded".equals(done.getStatus().getResult())) {
         throw new IllegalStateException("job " + name + ": " + done.getStatus().getMessage());

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.thinvol.operator.model.DriverRelease;
 import java.io.IOException;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -60,6 +61,7 @@ class ImageTest {
             "COPY --from=runtime /runtime /opt/java",
             "COPY --from=jars /jars/thinvol-driver.jar /opt/thinvol/",
             "COPY packaging/image/thinvol-driver /opt/thinvol/bin/thinvol",
+            "    sh /tmp/class-data.sh /opt/thinvol/bin/thinvol /opt/thinvol",
             "ENTRYPOINT [\"/opt/thinvol/bin/thinvol\"]")
         .noneMatch(l -> l.contains("operator"));
     assertThat(Files.isExecutable(ROOT.resolve("packaging/image/thinvol-driver"))).isTrue();
@@ -84,6 +86,42 @@ class ImageTest {
     Run notHere = run("thinvol", home, "driver", "preflight");
     assertThat(notHere.exit()).isEqualTo(2);
     assertThat(notHere.output()).contains("thinvol-driver image");
+  }
+
+  /**
+   * The class data archive the driver's image is built with (docs/image.md): class-data.sh makes it
+   * in a home by starting the driver there, and the entry point starts the driver from it.
+   */
+  @Test
+  void theDriverStartsFromTheClassDataArchiveOfItsHome(@TempDir Path home) throws Exception {
+    Files.copy(jar("driver"), home.resolve("thinvol-driver.jar"));
+    Path entryPoint = home.resolve("thinvol");
+    Files.copy(ROOT.resolve("packaging/image/thinvol-driver"), entryPoint);
+    assertThat(entryPoint.toFile().setExecutable(true)).isTrue();
+    Run before = run("thinvol-driver", home, Map.of("JAVA_OPTS", "-Xlog:class+load"), "--version");
+    assertThat(before.output()).contains("ThinvolCommand source: file:");
+
+    ProcessBuilder classData =
+        new ProcessBuilder(
+                "sh",
+                ROOT.resolve("packaging/image/class-data.sh").toString(),
+                entryPoint.toString(),
+                home.toString())
+            .redirectErrorStream(true);
+    try (ServerSocket free = new ServerSocket(0)) {
+      classData.environment().put("CLASS_DATA_HTTP_PORT", String.valueOf(free.getLocalPort()));
+    }
+    Process process = classData.start();
+    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(process.waitFor(120, TimeUnit.SECONDS)).isTrue();
+    assertThat(process.exitValue()).as(output).isZero();
+    assertThat(home.resolve("thinvol-driver.jsa")).isNotEmptyFile();
+
+    Run after = run("thinvol-driver", home, Map.of("JAVA_OPTS", "-Xlog:class+load"), "--version");
+    assertThat(after.exit()).as(after.output()).isZero();
+    assertThat(after.output())
+        .contains("ThinvolCommand source: shared objects file (top)")
+        .contains("thinvol " + DriverRelease.VERSION);
   }
 
   /** A Containerfile's lines, comments left out. */

@@ -1,5 +1,7 @@
 package io.thinvol.testing;
 
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -39,6 +41,14 @@ public final class RepoFiles {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** The CRDs of {@code crds/}, the files {@code kubectl apply -f crds/} installs. */
+  public static List<CustomResourceDefinition> crds() {
+    return list("crds", ".yml").stream()
+        .map(file -> read(root().relativize(file).toString()))
+        .map(yaml -> Serialization.unmarshal(yaml, CustomResourceDefinition.class))
+        .toList();
   }
 
   /** The bundle's ClusterServiceVersion, as OLM reads it. */

@@ -95,11 +95,7 @@ public interface TestCluster extends AutoCloseable {
 
   /** Installs every CRD of {@code crds/}, as {@code kubectl apply -f crds/} does. */
   default void installCrds() {
-    install(
-        RepoFiles.list("crds", ".yml").stream()
-            .map(file -> RepoFiles.read(RepoFiles.root().relativize(file).toString()))
-            .map(yaml -> Serialization.unmarshal(yaml, CustomResourceDefinition.class))
-            .toList());
+    install(RepoFiles.crds());
   }
 
   /**

@@ -30,18 +30,14 @@ import picocli.CommandLine.Option;
     name = "driver",
     mixinStandardHelpOptions = true,
     description = "Run the CSI plugin (Identity, Controller, Node) on a unix socket.",
-    subcommands = {PreflightCommand.class})
+    subcommands = {PreflightCommand.class, ProbeCommand.class})
 public final class DriverCommand implements Callable<Integer> {
 
   private static final Logger log = LoggerFactory.getLogger(DriverCommand.class);
   // How often the data dir is checked for the Pod condition (statfs; API calls only on change).
   private static final Duration CONDITION_PERIOD = Duration.ofSeconds(30);
 
-  @Option(
-      names = "--csi-endpoint",
-      defaultValue = "${env:CSI_ENDPOINT:-unix:///csi/csi.sock}",
-      description = "CSI socket (env CSI_ENDPOINT). Default: ${DEFAULT-VALUE}")
-  String csiEndpoint;
+  @Mixin CsiEndpointOption csiEndpoint;
 
   @Option(
       names = "--driver-name",
@@ -171,7 +167,7 @@ public final class DriverCommand implements Callable<Integer> {
 
   DriverConfig config() {
     return new DriverConfig(
-        csiEndpoint,
+        csiEndpoint.value,
         driverName,
         nodeId == null || nodeId.isBlank() ? hostName() : nodeId,
         dataDir.toAbsolutePath().normalize(),

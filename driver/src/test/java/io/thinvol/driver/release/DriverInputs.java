@@ -23,11 +23,11 @@ import org.w3c.dom.Node;
 /**
  * What the driver image is made of, by name: the SHA-256 of every source file of the driver and
  * proto modules, of their poms, of the driver's Containerfile, entry point and the scripts that
- * make its image (its Java runtime, its host tools); and the versions the root pom gives the
- * driver's build (the managed versions and BOMs of the driver's and proto's own dependencies, the
- * properties their poms use, the plugins that make the jar, the Java release). Contents only:
- * timestamps and build output play no part, and nothing of the operator's or the addons' is in it,
- * so an operator-only change leaves it alone.
+ * make its image (its Java runtime, its host tools, its class data archive); and the versions the
+ * root pom gives the driver's build (the managed versions and BOMs of the driver's and proto's own
+ * dependencies, the properties their poms use, the plugins that make the jar, the Java release).
+ * Contents only: timestamps and build output play no part, and nothing of the operator's or the
+ * addons' is in it, so an operator-only change leaves it alone.
  *
  * @param version the driver's version these inputs were recorded with
  * @param inputs each input's value (a hash or a version) by its name
@@ -40,7 +40,8 @@ record DriverInputs(String version, Map<String, String> inputs) {
           "driver.Containerfile",
           "packaging/image/thinvol-driver",
           "packaging/image/java-runtime.sh",
-          "packaging/image/host-tools.sh");
+          "packaging/image/host-tools.sh",
+          "packaging/image/class-data.sh");
 
   /** The plugins whose version changes the driver's jar. */
   static final Set<String> JAR_PLUGINS =

@@ -173,11 +173,9 @@ final class MoveCluster {
 
   /** {@link #podsUsing(String, String)} but those of {@code exceptNode} (null: none excepted). */
   List<String> podsUsing(String namespace, String claim, String exceptNode) {
-    return client.pods().inNamespace(namespace).list().getItems().stream()
-        .filter(pod -> uses(pod, claim))
+    return active(namespace, claim)
         .filter(pod -> pod.getSpec().getNodeName() != null)
         .filter(pod -> !pod.getSpec().getNodeName().equals(exceptNode))
-        .filter(pod -> !ended(pod))
         .map(pod -> pod.getMetadata().getName())
         .sorted()
         .toList();
@@ -185,11 +183,16 @@ final class MoveCluster {
 
   /** The pods on {@code node} that use the claim and have not ended. */
   List<Pod> podsOn(String namespace, String claim, String node) {
+    return active(namespace, claim)
+        .filter(pod -> node.equals(pod.getSpec().getNodeName()))
+        .toList();
+  }
+
+  /** The pods that use the claim and have not ended, wherever they are. */
+  private java.util.stream.Stream<Pod> active(String namespace, String claim) {
     return client.pods().inNamespace(namespace).list().getItems().stream()
         .filter(pod -> uses(pod, claim))
-        .filter(pod -> node.equals(pod.getSpec().getNodeName()))
-        .filter(pod -> !ended(pod))
-        .toList();
+        .filter(pod -> !ended(pod));
   }
 
   /**

@@ -52,7 +52,18 @@ class DriverImageTest {
     assertThat(version.output())
         .as("its tag in a release is this version")
         .startsWith("thinvol " + DriverRelease.VERSION);
-    assertThat(Podman.contents(image)).isEqualTo("bin\nthinvol-driver.jar\n");
+    assertThat(Podman.contents(image)).isEqualTo("bin\nthinvol-driver.jar\nthinvol-driver.jsa\n");
+    Podman.Result classes =
+        Podman.run(
+            "run",
+            "--rm",
+            "--network=none",
+            "--env=JAVA_OPTS=-Xlog:class+load=info",
+            image,
+            "--version");
+    assertThat(classes.output())
+        .as("the driver's classes come from the image's class data archive (docs/image.md)")
+        .contains("io.thinvol.driver.cli.ThinvolCommand source: shared objects file (top)");
     for (String tool : List.of("losetup", "mkfs.ext4", "mkfs.xfs", "xfs_growfs", "fstrim")) {
       assertThat(Podman.has(image, tool)).as(tool).isTrue();
     }
