@@ -6,6 +6,7 @@ import io.thinvol.driver.core.RemoteSources;
 import io.thinvol.driver.core.RemoteSources.DeltaBase;
 import io.thinvol.driver.core.SourceImage;
 import io.thinvol.driver.host.SparseFiles;
+import io.thinvol.driver.host.WriteBehind;
 import io.thinvol.driver.peer.PeerClient;
 import io.thinvol.driver.peer.PeerEndpoint;
 import io.thinvol.driver.store.AccessType;
@@ -143,15 +144,17 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
 
   /**
    * Writes the pieces up to the trailer and checks them against it; a delta's are applied onto the
-   * image, and the check of the whole image reads each part once nothing more comes for it.
+   * image, and the check of the whole image reads each part once nothing more comes for it. The
+   * disk writes them out as they come ({@link WriteBehind}), so the sync at the end is short.
    */
   private void receive(Path image, DeltaResultCheck check) throws IOException {
     RangeDigest digest = new RangeDigest();
     long written = 0;
     try (FileChannel out =
-        delta
-            ? FileChannel.open(image, StandardOpenOption.WRITE)
-            : FileChannel.open(image, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            delta
+                ? FileChannel.open(image, StandardOpenOption.WRITE)
+                : FileChannel.open(image, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        WriteBehind behind = WriteBehind.of(image)) {
       for (PullPart part = parts.next(); ; part = parts.next()) {
         if (part == null) {
           throw new CsiException(
@@ -172,6 +175,7 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
         }
         try {
           written = write(part, out, image, digest, check, written);
+          behind.writtenTo(written);
         } finally {
           part.release();
         }
