@@ -16,10 +16,19 @@
 # 64 MiB heap), as on a node; THINVOL_BENCH_DRIVER_FLAGS replaces them (empty: the JVM's defaults),
 # THINVOL_BENCH_JFR=<dir> records each driver with JFR (a file per process in <dir>),
 # THINVOL_BENCH_LOGS=<dir> keeps the drivers' logs there (what each step of a copy took).
-# Needs root; takes a few minutes. Usage: bench/copy-bench.sh [runs]
+# COPY_BENCH_PARTS=cut-over runs the cut-over only (not the whole pulls); COPY_BENCH_DATA_DIRS=disk
+# (or xfs) its data dirs without reflinks (or with) only; COPY_BENCH_AGAINST=<commit> runs that
+# commit's drivers beside this tree's in the cut-over, run by run in turns, each with its own
+# pre-copy (built in a temporary directory from git archive, removed after). Each row carries the
+# load.
+# Needs root and the mounts lock (flock -s /var/lock/thinvol-mounts.lock); takes a few minutes.
+# Usage: bench/copy-bench.sh [runs]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs="${1:-3}"
+parts="${COPY_BENCH_PARTS:-all}"
+data_dirs="${COPY_BENCH_DATA_DIRS:-both}"
+against="${COPY_BENCH_AGAINST:-}"
 image_flags="$(grep -o -- '-X[^ "]*' packaging/image/thinvol-driver | tr '\n' ' ')"
 driver_flags="${THINVOL_BENCH_DRIVER_FLAGS-$image_flags}"
 if [ -n "${THINVOL_BENCH_JFR:-}" ]; then
@@ -30,19 +39,45 @@ fi
 ./mvnw -B -q -o -pl driver -am -DskipTests test-compile dependency:build-classpath \
   -Dmdep.outputFile="$PWD/driver/target/copy-bench.cp" -Dmdep.includeScope=test
 cp="driver/target/test-classes:driver/target/classes:$(cat driver/target/copy-bench.cp)"
+against_cp=""
+if [ -n "$against" ]; then
+  tree="$(mktemp -d /var/tmp/thinvol-bench-against.XXXXXX)"
+  trap 'rm -rf "$tree"' EXIT
+  git archive --format=tar "$against" | tar -x -C "$tree"
+  (cd "$tree" && ./mvnw -B -q -o -pl driver -am -DskipTests compile dependency:build-classpath \
+    -Dmdep.outputFile="$tree/driver/target/against.cp")
+  against_cp="$tree/driver/target/classes:$(cat "$tree/driver/target/against.cp")"
+  against="$(git rev-parse --short "$against")"
+fi
 
 echo "thinvol cross-node copy benchmark ($(nproc) cores, $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg), $runs runs)"
 echo "data dirs and cp on $(df --output=source,fstype /var/tmp | tail -n 1)"
 echo "JVM flags of the drivers: ${driver_flags:-none} (and --add-opens=java.base/java.nio=ALL-UNNAMED, which the driver jar's manifest gives java -jar)"
 echo
 bench_java=(java -Djava.io.tmpdir=/var/tmp -Dthinvol.driver.jvm-flags="$driver_flags"
-  -Dthinvol.bench.logs="${THINVOL_BENCH_LOGS:-}" -cp "$cp")
-"${bench_java[@]}" io.thinvol.driver.peer.CrossNodeCopyBenchmark "$runs" \
-  2>/var/tmp/thinvol-copy-bench.log
-echo
+  -Dthinvol.bench.logs="${THINVOL_BENCH_LOGS:-}" -Dthinvol.bench.data-dirs="$data_dirs" -cp "$cp")
+: >/var/tmp/thinvol-copy-bench.log
+if [ "$parts" != "cut-over" ]; then
+  "${bench_java[@]}" io.thinvol.driver.peer.CrossNodeCopyBenchmark "$runs" \
+    2>>/var/tmp/thinvol-copy-bench.log
+  echo
+fi
 echo "cut-over (changes since the pre-copy only):"
 echo
-"${bench_java[@]}" io.thinvol.driver.peer.CrossNodeDeltaBenchmark "$runs" \
-  2>>/var/tmp/thinvol-copy-bench.log
+this="this tree ($(git rev-parse --short HEAD)$(git diff --quiet HEAD -- driver || echo ', changed'))"
+if [ -z "$against" ]; then
+  "${bench_java[@]}" -Dthinvol.bench.label="$this" io.thinvol.driver.peer.CrossNodeDeltaBenchmark \
+    "$runs" 2>>/var/tmp/thinvol-copy-bench.log
+else
+  for run in $(seq 1 "$runs"); do
+    echo "  run $run of $runs: $(uptime)"
+    header=$([ "$run" = 1 ] && echo false || echo true)
+    "${bench_java[@]}" -Dthinvol.bench.no-header="$header" -Dthinvol.bench.label="$against" \
+      -Dthinvol.driver.classpath="$against_cp" io.thinvol.driver.peer.CrossNodeDeltaBenchmark 1 \
+      2>>/var/tmp/thinvol-copy-bench.log
+    "${bench_java[@]}" -Dthinvol.bench.no-header=true -Dthinvol.bench.label="$this" \
+      io.thinvol.driver.peer.CrossNodeDeltaBenchmark 1 2>>/var/tmp/thinvol-copy-bench.log
+  done
+fi
 echo
-echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg); $(uptime)"

@@ -23,6 +23,12 @@ public final class DriverProcess implements AutoCloseable {
   /** The system property whose flags the driver's JVM is started with. */
   public static final String JVM_FLAGS = "thinvol.driver.jvm-flags";
 
+  /**
+   * The drivers' class path, where it is not the test's own: a benchmark runs another commit's
+   * driver beside this one's (bench/copy-bench.sh's COPY_BENCH_AGAINST).
+   */
+  public static final String CLASS_PATH = "thinvol.driver.classpath";
+
   private final Process process;
   private final CsiClient client;
   private final AddonsClient addons;
@@ -115,7 +121,7 @@ public final class DriverProcess implements AutoCloseable {
     argv.addAll(
         List.of(
             "-cp",
-            System.getProperty("java.class.path"),
+            System.getProperty(CLASS_PATH, System.getProperty("java.class.path")),
             mainClass,
             "driver",
             "--csi-endpoint=unix://" + socket,

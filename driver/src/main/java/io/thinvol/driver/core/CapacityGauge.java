@@ -138,6 +138,12 @@ final class CapacityGauge {
     }
   }
 
+  /** A volume that came to be without a reservation: finished at start ({@link InPlaceDeltas}). */
+  synchronized void volumeAdded(VolumeRecord volume) {
+    volumeBytes += volume.sizeBytes();
+    volumeCount++;
+  }
+
   synchronized void volumeDeleted(VolumeRecord volume) {
     volumeBytes -= volume.sizeBytes();
     volumeCount--;

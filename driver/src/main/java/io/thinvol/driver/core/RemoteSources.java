@@ -1,5 +1,6 @@
 package io.thinvol.driver.core;
 
+import io.thinvol.driver.host.DeltaSpool;
 import io.thinvol.driver.store.ContentSource;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -50,6 +51,16 @@ public interface RemoteSources {
      * whole copy). Any failure throws and the caller removes the file.
      */
     void writeTo(Path image, DeltaBase base) throws IOException;
+
+    /**
+     * For a delta applied in place onto {@code base}, a full copy's base: receives the changes into
+     * {@code spool} (finished and synced) and writes nothing else, then checks that the base with
+     * the changes laid over it reads as the snapshot, from the base's record of its blocks and the
+     * changes alone. False when the record cannot tell (there is none, or its answer differs): then
+     * only a copy of the base with the changes applied, read in full, may decide. {@code image} is
+     * where the result will lie, its record made beside it ({@link #recordBlocks}).
+     */
+    boolean spoolTo(DeltaSpool spool, Path image, DeltaBase base) throws IOException;
 
     /**
      * Records beside the complete {@code image} (synced, its size final) the checksums of its

@@ -59,21 +59,7 @@ final class VolumeAssembly {
     try (CapacityGauge.Reservation reserved = capacity.reserveVolume(size)) {
       Files.createDirectories(assembled);
       writer.write(assembled.resolve(DataLayout.IMAGE));
-      VolumeRecord record =
-          new VolumeRecord(
-              VolumeRecord.SCHEMA_VERSION,
-              id,
-              spec.name(),
-              size,
-              spec.accessType(),
-              spec.fsType(),
-              spec.source(),
-              Instant.now().toString(),
-              spec.parameters(),
-              grow && spec.accessType() == AccessType.MOUNT,
-              formatted,
-              spec.ioMode().id(),
-              spec.replication());
+      VolumeRecord record = record(spec, id, size, grow, formatted);
       Catalog.writeMeta(assembled, record);
       catalog.publish(record, assembled);
       reserved.keep();
@@ -82,6 +68,25 @@ final class VolumeAssembly {
     } catch (IOException | RuntimeException e) {
       throw Assembling.abandon(assembled, "volume '" + spec.name() + "'", e);
     }
+  }
+
+  /** The record of volume {@code id}, made now as {@code spec} asks. */
+  static VolumeRecord record(
+      VolumeSpec spec, String id, long size, boolean grow, Boolean formatted) {
+    return new VolumeRecord(
+        VolumeRecord.SCHEMA_VERSION,
+        id,
+        spec.name(),
+        size,
+        spec.accessType(),
+        spec.fsType(),
+        spec.source(),
+        Instant.now().toString(),
+        spec.parameters(),
+        grow && spec.accessType() == AccessType.MOUNT,
+        formatted,
+        spec.ioMode().id(),
+        spec.replication());
   }
 
   void allocateSparse(Path image, long size) throws IOException {

@@ -32,6 +32,7 @@ final class VolumeClones {
   private final ImageCopier copier;
   private final VolumeAssembly assembly;
   private final RemoteSources remotes;
+  private final InPlaceDeltas inPlace;
 
   VolumeClones(
       String nodeId,
@@ -41,7 +42,8 @@ final class VolumeClones {
       OperationLocks locks,
       ImageCopier copier,
       VolumeAssembly assembly,
-      RemoteSources remotes) {
+      RemoteSources remotes,
+      InPlaceDeltas inPlace) {
     this.nodeId = nodeId;
     this.layout = layout;
     this.catalog = catalog;
@@ -50,6 +52,7 @@ final class VolumeClones {
     this.copier = copier;
     this.assembly = assembly;
     this.remotes = remotes;
+    this.inPlace = inPlace;
   }
 
   VolumeRecord create(VolumeSpec spec, Duration budget) {
@@ -197,8 +200,11 @@ final class VolumeClones {
 
   /**
    * Snapshot S2 of another node, as the changes since snapshot S1 (that the base volume of this
-   * node was made from) applied onto a copy of the base. The base is held under its lock and must
-   * be attached nowhere, so that it reads as S1 throughout; it is never written.
+   * node was made from) applied onto the base. The base is held under its lock and must be attached
+   * nowhere, so that it reads as S1 throughout. Where copies are reflinks, or the base is a
+   * replica, the changes go onto a copy of it and the base is never written; otherwise they are
+   * applied in place and the base is consumed ({@link InPlaceDeltas}), unless its record cannot
+   * vouch for the result, which is then made on a copy of the base, pulled again.
    */
   private DeltaCopied deltaOntoBase(VolumeSpec spec, Duration budget) {
     String baseId = spec.baseVolumeId();
@@ -209,24 +215,55 @@ final class VolumeClones {
     }
     try (OperationLocks.Held held = locks.tryAcquire(baseId, "volume " + baseId)) {
       VolumeRecord base = DeltaBases.require(catalog, host, layout, nodeId, baseId);
-      String baseSnapshot = base.contentSource().id();
-      long started = System.nanoTime();
-      try (RemoteSources.RemoteCopy copy =
-          remotes.open(spec.source(), baseSnapshot, spec.parameters(), budget)) {
-        String what = "snapshot " + spec.source().id() + " on node " + copy.node();
-        VolumeRecord record = assemblePulled(spec, copy, what, base, budget);
-        log.info(
-            "copied {} into volume {} as the changes since {} onto volume {} in {} ms ({} bytes"
-                + " received)",
-            what,
-            record.id(),
-            baseSnapshot,
-            baseId,
-            (System.nanoTime() - started) / 1_000_000,
-            copy.receivedBytes());
-        return new DeltaCopied(record, copy.receivedBytes());
+      if (!copier.reflinks() && InPlaceDeltas.consumable(base)) {
+        Optional<DeltaCopied> made = pullDelta(spec, base, true, budget);
+        if (made.isPresent()) {
+          return made.get();
+        }
       }
+      return pullDelta(spec, base, false, budget).orElseThrow();
     }
+  }
+
+  /**
+   * The delta pulled and applied in place onto {@code base} ({@code consume}), or onto a copy of
+   * it; empty when it could not be applied in place, nothing changed.
+   */
+  private Optional<DeltaCopied> pullDelta(
+      VolumeSpec spec, VolumeRecord base, boolean consume, Duration budget) {
+    String baseSnapshot = base.contentSource().id();
+    long started = System.nanoTime();
+    try (RemoteSources.RemoteCopy copy =
+        remotes.open(spec.source(), baseSnapshot, spec.parameters(), budget)) {
+      String what = "snapshot " + spec.source().id() + " on node " + copy.node();
+      Optional<VolumeRecord> record =
+          consume
+              ? applyInPlace(spec, copy, what, base)
+              : Optional.of(assemblePulled(spec, copy, what, base, budget));
+      record.ifPresent(
+          made ->
+              log.info(
+                  "copied {} into volume {} as the changes since {} {} volume {} in {} ms ({}"
+                      + " bytes received)",
+                  what,
+                  made.id(),
+                  baseSnapshot,
+                  consume ? "applied in place onto" : "onto a copy of",
+                  base.id(),
+                  (System.nanoTime() - started) / 1_000_000,
+                  copy.receivedBytes()));
+      return record.map(made -> new DeltaCopied(made, copy.receivedBytes()));
+    }
+  }
+
+  /** The new volume from {@code copy} applied in place onto {@code base}, if its record vouches. */
+  private Optional<VolumeRecord> applyInPlace(
+      VolumeSpec spec, RemoteSources.RemoteCopy copy, String what, VolumeRecord base) {
+    SourceImage source = copy.description();
+    VolumeSpecChecks.requireRestorable(spec, source.accessType(), source.fsType(), what);
+    long size = assembly.sizeFor(spec, source.sizeBytes());
+    return inPlace.make(
+        spec, base, copy, size, spec.accessType() == AccessType.MOUNT ? source.formatted() : null);
   }
 
   /** The new volume written from {@code copy}, onto a copy of {@code base} for a delta. */

@@ -43,6 +43,7 @@ public final class VolumeManager {
   private final Snapshots snapshots;
   private final VolumeModifier modifier;
   private final VolumeClones clones;
+  private final InPlaceDeltas inPlace;
   private final PointInTimeImages pointInTime;
   private final VolumeDeletion deletion;
   private final VolumeAssembly assembly;
@@ -80,8 +81,10 @@ public final class VolumeManager {
     this.copier = new ImageCopier(config, layout, host, freezes);
     this.snapshots = new Snapshots(layout, catalog, host, locks, this, copier, capacity);
     this.modifier = new VolumeModifier(this, host, locks);
+    this.inPlace = new InPlaceDeltas(layout, catalog, capacity);
     this.clones =
-        new VolumeClones(config.nodeId(), layout, catalog, host, locks, copier, assembly, remotes);
+        new VolumeClones(
+            config.nodeId(), layout, catalog, host, locks, copier, assembly, remotes, inPlace);
     this.pointInTime =
         new PointInTimeImages(config.nodeId(), layout, catalog, host, locks, snapshots, copier);
     this.deletion = new VolumeDeletion(config.nodeId(), layout, catalog, host, locks, capacity);
@@ -89,9 +92,13 @@ public final class VolumeManager {
     this.replicas = new ReplicaCopies(config.nodeId(), catalog, host, layout, locks, this, clones);
   }
 
-  /** Undoes what a crash of the previous run left behind: thaws the filesystems it froze. */
+  /**
+   * Undoes what a crash of the previous run left behind: thaws the filesystems it froze, finishes
+   * the volumes applied in place whose changes were committed.
+   */
   public void recover() {
     freezes.thawLeftovers();
+    inPlace.recover();
   }
 
   public Snapshots snapshots() {
@@ -180,6 +187,10 @@ public final class VolumeManager {
    */
   public DeltaCopied createFromDelta(
       String name, String snapshotId, String baseId, Map<String, String> claim, Duration budget) {
+    Optional<DeltaCopied> made = madeOntoConsumedBase(name, snapshotId, baseId);
+    if (made.isPresent()) {
+      return made.get();
+    }
     VolumeRecord base = DeltaBases.require(catalog, host, layout, config.nodeId(), baseId);
     Map<String, String> parameters = new TreeMap<>(base.parameters());
     parameters.remove(RemoteSources.REPLICATION_NAMESPACE);
@@ -199,6 +210,27 @@ public final class VolumeManager {
             null);
     return onceByName(
         spec, existing -> new DeltaCopied(existing, 0), () -> clones.createDelta(spec, budget));
+  }
+
+  /**
+   * The volume a first call of this name made by applying the changes in place onto its base, which
+   * is gone since ({@link InPlaceDeltas}): a repeated call answers it as any repeated creation.
+   */
+  private Optional<DeltaCopied> madeOntoConsumedBase(
+      String name, String snapshotId, String baseId) {
+    if (catalog.volume(baseId).isPresent()) {
+      return Optional.empty();
+    }
+    try (OperationLocks.Held held =
+        locks.acquire("name:volume:" + name, "volume name '" + name + "'", NAME_WAIT)) {
+      return catalog
+          .volumeByName(name)
+          .filter(
+              made ->
+                  new ContentSource(ContentSource.Kind.SNAPSHOT, snapshotId)
+                      .equals(made.contentSource()))
+          .map(made -> new DeltaCopied(made, 0));
+    }
   }
 
   /**

@@ -6,6 +6,7 @@ import io.thinvol.driver.core.DeltaCopied;
 import io.thinvol.driver.core.ReplicaCopies;
 import io.thinvol.driver.core.VolumeManager;
 import io.thinvol.driver.peer.copy.PeerPuller;
+import io.thinvol.driver.store.ContentSource;
 import io.thinvol.driver.store.SnapshotRecord;
 import io.thinvol.driver.store.VolumeRecord;
 import io.thinvol.peer.v1.CopyInRequest;
@@ -61,6 +62,14 @@ public final class MoveCopyService extends MoveCopyGrpc.MoveCopyImplBase {
     String base = Requests.volumeId(request.getBaseVolumeId());
     Requests.requirePresent(request.getClaimNamespace(), "claim_namespace");
     Requests.requirePresent(request.getClaimName(), "claim_name");
+    // Read first: without reflinks the copy consumes its base.
+    String baseSnapshot =
+        volumes
+            .catalog()
+            .volume(base)
+            .map(VolumeRecord::contentSource)
+            .map(ContentSource::id)
+            .orElse("");
     DeltaCopied made =
         volumes.createFromDelta(
             name,
@@ -75,8 +84,7 @@ public final class MoveCopyService extends MoveCopyGrpc.MoveCopyImplBase {
     return CopyInResponse.newBuilder()
         .setVolumeId(made.volume().id())
         .setSizeBytes(made.volume().sizeBytes())
-        .setBaseSnapshotId(
-            volumes.catalog().volume(base).map(b -> b.contentSource().id()).orElse(""))
+        .setBaseSnapshotId(baseSnapshot)
         .setDeltaBytes(made.receivedBytes())
         .build();
   }

@@ -69,6 +69,9 @@ public final class Catalog {
           removeTree(dir);
           continue;
         }
+        if (name.startsWith(DataLayout.APPLYING)) {
+          continue; // finished or discarded by the volume manager's recovery, which knows how
+        }
         Path meta = dir.resolve(DataLayout.META);
         if (!Files.isRegularFile(meta)) {
           log.warn("ignoring {}: it has no {}", dir, DataLayout.META);
@@ -136,6 +139,11 @@ public final class Catalog {
   /** Writes the meta file inside a directory that is still being assembled. */
   public static void writeMeta(Path dir, Object record) throws IOException {
     AtomicFiles.write(dir.resolve(DataLayout.META), RECORDS.asBytes(record));
+  }
+
+  /** The volume record in {@code dir}'s meta file (a directory still being assembled). */
+  public static VolumeRecord readVolume(Path dir) throws IOException {
+    return RECORDS.beanFrom(VolumeRecord.class, dir.resolve(DataLayout.META).toFile());
   }
 
   /** Publishes an assembled volume directory under its final name and indexes it. */

@@ -5,7 +5,9 @@ import java.nio.file.Path;
 /**
  * Where things live under the data dir. A directory is published under its final name only once
  * complete (created as {@code .creating-<id>} and renamed), and is renamed to {@code
- * .deleting-<id>} before removal, so a crash never leaves a half volume that looks whole.
+ * .deleting-<id>} before removal, so a crash never leaves a half volume that looks whole. A volume
+ * made by applying a delta in place onto its base is assembled as {@code .applying-<id>}, which a
+ * start finishes rather than removes once its journal says it is committed.
  */
 public record DataLayout(Path root) {
 
@@ -13,6 +15,7 @@ public record DataLayout(Path root) {
   public static final String META = "meta.json";
   static final String CREATING = ".creating-";
   static final String DELETING = ".deleting-";
+  static final String APPLYING = ".applying-";
 
   public Path volumes() {
     return root.resolve("volumes");
@@ -61,6 +64,25 @@ public record DataLayout(Path root) {
   /** The private directory in which an object is assembled before it is published. */
   public static Path creating(Path finalDir) {
     return finalDir.resolveSibling(CREATING + finalDir.getFileName());
+  }
+
+  /**
+   * The private directory of a volume made by applying a delta in place onto its base ({@code
+   * core.InPlaceDeltas}): removed at start like {@link #creating} until its journal is committed,
+   * finished after.
+   */
+  public static Path applying(Path finalDir) {
+    return finalDir.resolveSibling(APPLYING + finalDir.getFileName());
+  }
+
+  /** The volume id whose in-place assembly {@code dir} is, or null if it is none. */
+  public static String applyingVolumeId(Path dir) {
+    String name = dir.getFileName().toString();
+    if (!name.startsWith(APPLYING)) {
+      return null;
+    }
+    String id = name.substring(APPLYING.length());
+    return Ids.isVolumeId(id) ? id : null;
   }
 
   static Path deleting(Path finalDir) {

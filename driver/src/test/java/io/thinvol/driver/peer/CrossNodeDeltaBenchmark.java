@@ -20,12 +20,14 @@ import java.util.Random;
  * with 1 GiB of random data (1 MiB in every 4); node-b pre-copies snapshot S1 of it (a cross-node
  * restore), then 16 MiB are written on node-a (64 pieces of 256 KiB, spread over the volume),
  * snapshot S2 is taken, and node-b makes S2 from the changes since S1 (MoveCopy/CopyIn, as the
- * operator calls it). Once with both data dirs on the machine's disk (no reflinks: the base is
- * copied in full before the changes are applied), once on an xfs with reflinks. Node-b reaches
- * node-a through a relay that counts the bytes node-a sends. Not a test: bench/copy-bench.sh runs
- * it; it prints table rows.
+ * operator calls it). Once with both data dirs on the machine's disk (no reflinks: the changes are
+ * applied in place onto the base, which they consume), once on an xfs with reflinks. Each cut-over
+ * has a pre-copy of its own, as each move has. Node-b reaches node-a through a relay that counts
+ * the bytes node-a sends. Not a test: bench/copy-bench.sh runs it; it prints table rows.
  *
- * <p>Usage: {@code CrossNodeDeltaBenchmark}.
+ * <p>Usage: {@code CrossNodeDeltaBenchmark [cut-overs]}; {@code -Dthinvol.bench.data-dirs=disk} (or
+ * {@code xfs}) runs one of the two only, {@code -Dthinvol.bench.label=...} names the drivers' code
+ * in the first column (with {@code -Dthinvol.driver.classpath}, another commit's).
  */
 public final class CrossNodeDeltaBenchmark {
 
@@ -38,21 +40,31 @@ public final class CrossNodeDeltaBenchmark {
 
   public static void main(String[] args) throws Exception {
     int cutOvers = args.length > 0 ? Integer.parseInt(args[0]) : 1;
-    System.out.println(
-        "| data dirs | pre-copy (1 GiB): sent, time | changed after it | cut-over: sent, time |"
-            + " load (1 min) |");
-    System.out.println("|---|---|---|---|---|");
-    run(
-        "disk (" + Path.of(System.getProperty("java.io.tmpdir")) + ", no reflinks)",
-        null,
-        cutOvers);
-    try (XfsDataDir xfs = XfsDataDir.create(8 * VOLUME)) {
-      run("xfs with reflinks", xfs.path(), cutOvers);
+    String which = System.getProperty("thinvol.bench.data-dirs", "both");
+    if (!Boolean.getBoolean("thinvol.bench.no-header")) {
+      System.out.println(
+          "| drivers | data dirs | pre-copy (1 GiB): sent, time | changed after it | cut-over:"
+              + " sent, time | load (1 min) |");
+      System.out.println("|---|---|---|---|---|---|");
+    }
+    if (!which.equals("xfs")) {
+      run(
+          "disk (" + Path.of(System.getProperty("java.io.tmpdir")) + ", no reflinks)",
+          null,
+          cutOvers);
+    }
+    if (!which.equals("disk")) {
+      try (XfsDataDir xfs = XfsDataDir.create(8 * VOLUME)) {
+        run("xfs with reflinks", xfs.path(), cutOvers);
+      }
     }
   }
 
-  /** One pre-copy, then {@code cutOvers} cut-overs from it, each a new volume deleted after. */
+  /**
+   * {@code cutOvers} cut-overs, each from a pre-copy of its own, each a new volume deleted after.
+   */
   private static void run(String dataDirs, Path parent, int cutOvers) throws Exception {
+    String drivers = System.getProperty("thinvol.bench.label", "this tree");
     KubernetesMockServer server = new KubernetesMockServer(false);
     server.init();
     List<String> names = List.of("node-a", "node-b");
@@ -68,12 +80,6 @@ public final class CrossNodeDeltaBenchmark {
       String origin = a.createVolume("origin", VOLUME, RAW, null);
       write(a, origin, nodes.dir("node-a"), new Random(42), 4 * MIB, (int) MIB, WRITTEN);
       String s1 = a.createSnapshot("s1", origin);
-      sources.restoreOf("pre", "s1", s1);
-      relay.takeBytesFromTarget();
-      long started = System.nanoTime();
-      String base = new NodeVolumes(nodes, RAW).restore("node-b", "pre", s1);
-      long preNanos = System.nanoTime() - started;
-      long preSent = relay.takeBytesFromTarget();
 
       // 64 changes of 256 KiB, one every 64 MiB: in data and in holes alike.
       write(
@@ -89,13 +95,23 @@ public final class CrossNodeDeltaBenchmark {
       String operator = nodes.operatorToken();
       relay.takeBytesFromTarget();
       for (int cutOver = 1; cutOver <= cutOvers; cutOver++) {
+        sources.restoreOf("pre-" + cutOver, "s1", s1);
+        relay.takeBytesFromTarget();
+        long started = System.nanoTime();
+        String base = new NodeVolumes(nodes, RAW).restore("node-b", "pre-" + cutOver, s1);
+        long preNanos = System.nanoTime() - started;
+        long preSent = relay.takeBytesFromTarget();
+        // As the operator finds it: a driver that has answered it before (its TLS and token
+        // review warm), not one started a moment ago.
+        MoveCopyCalls.space(nodes, operator, "node-b", base);
         started = System.nanoTime();
         CopyInResponse moved =
             MoveCopyCalls.copyIn(nodes, operator, "moved-" + cutOver, s2, base, "moved");
         long cutNanos = System.nanoTime() - started;
         long cutSent = relay.takeBytesFromTarget();
         System.out.printf(
-            "| %s | %.1f MiB, %.1f s | %.0f MiB | %.2f MiB, %.2f s | %s |%n",
+            "| %s | %s | %.1f MiB, %.1f s | %.0f MiB | %.2f MiB, %.2f s | %s |%n",
+            drivers,
             dataDirs,
             preSent / (double) MIB,
             preNanos / 1e9,
@@ -104,6 +120,7 @@ public final class CrossNodeDeltaBenchmark {
             cutNanos / 1e9,
             Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
         nodes.driver("node-b").csi().deleteVolume(moved.getVolumeId());
+        nodes.driver("node-b").csi().deleteVolume(base); // gone already where it was consumed
       }
       System.out.println("  " + digestReads(nodes, "node-a") + "; " + digestReads(nodes, "node-b"));
     } finally {
@@ -120,6 +137,7 @@ public final class CrossNodeDeltaBenchmark {
           List.of(
               "the digest of ",
               "checked the result",
+              "checked the changes",
               "nothing is taken from the record",
               "recorded the blocks")) {
         int at = line.indexOf(mark);

@@ -27,9 +27,10 @@ import org.junit.jupiter.api.Test;
  * A VolumeMove's cut-over copy, driver side: node-b holds a copy of snapshot S1 of a volume of
  * node-a (a cross-node restore); files are written, deleted and trimmed on node-a, snapshot S2 is
  * taken (MoveCopy/Snapshot, as the operator), and node-b's driver is asked (MoveCopy/CopyIn, on its
- * TLS port, as the operator) for S2 as the changes since S1 applied onto a copy of its base. Two
- * driver processes, real loop devices and filesystems; node-a is reached through a relay that
- * counts what it sends.
+ * TLS port, as the operator) for S2 as the changes since S1 applied onto its base: in place on
+ * these data dirs without reflinks, which consumes the base, or onto a copy of it where the base's
+ * record of its blocks cannot vouch for the result. Two driver processes, real loop devices and
+ * filesystems; node-a is reached through a relay that counts what it sends.
  */
 @EnableKubernetesMockClient(https = false)
 class CrossNodeDeltaTest {
@@ -59,6 +60,7 @@ class CrossNodeDeltaTest {
     String base = cluster.volumes.restore("node-b", "pre", s1);
     String baseSum = DataFiles.sha256(cluster.nodes.image("node-b", base));
     assertThat(baseSum).isEqualTo(DataFiles.sha256(cluster.snapshotImage("node-a", s1)));
+    Object baseInode = Files.getAttribute(cluster.nodes.image("node-b", base), "unix:ino");
     // What the move follows its pre-copy by: the base holds the data of S1, not its size.
     SpaceResponse preCopied = space("node-b", base);
     assertThat(preCopied.getSizeBytes()).isEqualTo(256 * MIB);
@@ -99,7 +101,7 @@ class CrossNodeDeltaTest {
         .isEqualTo(DataFiles.sha256(cluster.snapshotImage("node-a", s2)));
     // Only the changes crossed: the 16 MiB written, and the filesystem's own few blocks.
     assertThat(sent).isBetween(16 * MIB, (long) (16 * MIB * 1.05) + 512 * 1024);
-    // What node-a trimmed is a hole on node-b too, not zeros written; the base is untouched.
+    // What node-a trimmed is a hole on node-b too, not zeros written.
     assertThat(trimmed).isNotEmpty();
     try (ImageExtents image = ImageExtents.open(result)) {
       for (PhysicalExtent extent : trimmed) {
@@ -120,16 +122,22 @@ class CrossNodeDeltaTest {
                 .setSizeBytes(moved.getSizeBytes())
                 .setAllocatedBytes(cluster.allocated(result))
                 .build());
-    assertThat(DataFiles.sha256(cluster.nodes.image("node-b", base))).isEqualTo(baseSum);
+    // The base's own image, the changes applied onto it: nothing copied, the base gone.
+    assertThat(Files.getAttribute(result, "unix:ino")).isEqualTo(baseInode);
+    assertThat(cluster.volumes.entries("node-b", "volumes")).containsExactly(moved.getVolumeId());
+    assertCode(Status.Code.NOT_FOUND, () -> space("node-b", base));
 
-    // The same call again is the same volume, nothing pulled; the result is a base for the next
-    // cut-over.
+    // The same call again is the same volume, nothing pulled (the base is no longer there to say
+    // which snapshot it was); the result is a base for the next cut-over. The pre-copy's claim
+    // deleted after the move deletes nothing.
     assertThat(
             MoveCopyCalls.copyIn(
                 cluster.nodes, cluster.nodes.operatorToken(), "moved", s2, base, "moved"))
-        .isEqualTo(moved.toBuilder().setDeltaBytes(0).build());
-    assertThat(cluster.volumes.entries("node-b", "volumes"))
-        .containsExactlyInAnyOrder(base, moved.getVolumeId());
+        .isEqualTo(moved.toBuilder().setDeltaBytes(0).setBaseSnapshotId("").build());
+    cluster.csi("node-b").deleteVolume(base);
+    assertThat(cluster.volumes.entries("node-b", "volumes")).containsExactly(moved.getVolumeId());
+    assertThat(DataFiles.sha256(result))
+        .isEqualTo(DataFiles.sha256(cluster.snapshotImage("node-a", s2)));
 
     // A rollback that never learned the copy's answer drops it by name, only as a copy of S2.
     String operator = cluster.nodes.operatorToken();
@@ -144,7 +152,37 @@ class CrossNodeDeltaTest {
         () -> MoveCopyCalls.dropVolume(cluster.nodes, cluster.nodes.nodeToken(), "moved", s2));
     assertThat(MoveCopyCalls.dropVolume(cluster.nodes, operator, "moved", s2)).isTrue();
     assertThat(MoveCopyCalls.dropVolume(cluster.nodes, operator, "moved", s2)).isFalse();
-    assertThat(cluster.volumes.entries("node-b", "volumes")).containsExactly(base);
+    assertThat(cluster.volumes.entries("node-b", "volumes")).isEmpty();
+  }
+
+  @Test
+  void aBaseWithoutARecordOfItsBlocksIsCopiedAndKept() throws Exception {
+    String origin = cluster.csi("node-a").createVolume("origin", 64 * MIB, EXT4, null);
+    Path mount = cluster.volumes.stageAndPublish("node-a", origin);
+    DataFiles.writeRandom(mount.resolve("kept.bin"), 8 * MIB);
+    String s1 = cluster.csi("node-a").createSnapshot("s1", origin);
+    cluster.sources.restoreOf("pre", "s1", s1);
+    String base = cluster.volumes.restore("node-b", "pre", s1);
+    Path baseImage = cluster.nodes.image("node-b", base);
+    String baseSum = DataFiles.sha256(baseImage);
+    // As a pre-copy made by an older release has it, or one whose record failed.
+    Files.delete(baseImage.resolveSibling("disk.img.sums"));
+    DataFiles.writeRandom(mount.resolve("changed.bin"), 4 * MIB);
+    cluster.volumes.unpublishAndUnstage("node-a", origin);
+    String operator = cluster.nodes.operatorToken();
+    String s2 =
+        MoveCopyCalls.snapshot(cluster.nodes, operator, "node-a", "s2", origin).getSnapshotId();
+    cluster.sources.restoreOf("moved", "s2", s2);
+
+    CopyInResponse moved =
+        MoveCopyCalls.copyIn(cluster.nodes, operator, "moved", s2, base, "moved");
+
+    assertThat(DataFiles.sha256(cluster.nodes.image("node-b", moved.getVolumeId())))
+        .isEqualTo(DataFiles.sha256(cluster.snapshotImage("node-a", s2)));
+    assertThat(moved.getBaseSnapshotId()).isEqualTo(s1);
+    assertThat(cluster.volumes.entries("node-b", "volumes"))
+        .containsExactlyInAnyOrder(base, moved.getVolumeId());
+    assertThat(DataFiles.sha256(baseImage)).isEqualTo(baseSum);
   }
 
   /** Where a file's blocks are on its filesystem's device: offsets in the volume's image. */

@@ -1,7 +1,6 @@
 package io.thinvol.driver.peer;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowable;
 
 import csi.v1.VolumeCapability;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
@@ -11,9 +10,6 @@ import io.thinvol.driver.preflight.DataFiles;
 import io.thinvol.peer.v1.CopyInResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -56,31 +52,7 @@ class ReplicaCrashTest {
 
     DataFiles.writeRandom(mount.resolve("second.bin"), 192 * MIB);
     String s2 = calls.snapshot(primary, 2);
-    int nodeA = cluster.nodes.port("node-a");
-    try (ByteCountingProxy relay = new ByteCountingProxy(nodeA)) {
-      cluster.nodes.standIn("node-a", relay.port());
-      CompletableFuture<CopyInResponse> copy =
-          CompletableFuture.supplyAsync(
-              () -> {
-                try {
-                  return calls.copyIn("node-b", "data-2", s2, r1);
-                } catch (Exception e) {
-                  throw new IllegalStateException(e);
-                }
-              });
-      long sent = 0;
-      long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
-      while (sent < 16 * MIB && !copy.isDone() && System.nanoTime() < deadline) {
-        Thread.sleep(5);
-        sent += relay.takeBytesFromTarget();
-      }
-      assertThat(copy).as("the delta was still being applied (%d bytes sent)", sent).isNotDone();
-      cluster.nodes.driver("node-b").kill();
-      assertThat(catchThrowable(() -> copy.get(60, TimeUnit.SECONDS)))
-          .isInstanceOf(ExecutionException.class);
-    } finally {
-      cluster.nodes.standIn("node-a", nodeA);
-    }
+    cluster.killNodeBMidCopy(() -> calls.copyIn("node-b", "data-2", s2, r1), 16 * MIB);
 
     cluster.nodes.start("node-b");
     assertThat(cluster.volumes.entries("node-b", "volumes"))

@@ -72,6 +72,46 @@ final class DeltaResultCheck implements AutoCloseable {
     }
   }
 
+  /**
+   * The check of a delta to be applied in place onto {@code baseImage} (a full copy's base): the
+   * result's digest from the base's record and the pieces alone; null when the base has no valid
+   * record. Where a slice of the record is damaged the base's segment is read, as the result would
+   * read before the pieces (the base is unwritten until the check is done).
+   */
+  static DeltaResultCheck inPlace(Path baseImage, long size, BlockSums.Writer record)
+      throws IOException {
+    BaseBlocks vouching = BaseBlocks.open(baseImage).orElse(null);
+    if (vouching == null) {
+      return null;
+    }
+    try {
+      return new DeltaResultCheck(ImageExtents.open(baseImage), size, vouching, true, record);
+    } catch (IOException | RuntimeException e) {
+      vouching.close();
+      throw e;
+    }
+  }
+
+  /**
+   * For a delta applied in place, every piece spooled: whether the base's record and the pieces
+   * give the sender's digest {@code theirs}. False when they cannot tell (see {@link
+   * CopiedBase#finish}) or give another: only the result itself, read in full, may decide then.
+   */
+  boolean vouchedFor(ImageDigest theirs) throws IOException {
+    started = System.nanoTime();
+    ImageDigest ours = copied.finish();
+    boolean vouched = theirs.equals(ours);
+    log.info(
+        "checked the changes against their base's record: {} ({} of {} bytes read, in {} ms)",
+        vouched
+            ? "they make the snapshot, to be applied in place"
+            : ours == null ? "the record cannot tell" : "the record does not make the snapshot",
+        readBytes(),
+        size,
+        (System.nanoTime() - started) / 1_000_000);
+    return vouched;
+  }
+
   /** A piece of bytes about to be written at {@code offset}, after every earlier one. */
   void piece(long offset, ByteBuffer bytes) throws IOException {
     if (copied != null) {

@@ -5,8 +5,8 @@ import io.thinvol.driver.core.CsiException;
 import io.thinvol.driver.core.RemoteSources;
 import io.thinvol.driver.core.RemoteSources.DeltaBase;
 import io.thinvol.driver.core.SourceImage;
+import io.thinvol.driver.host.DeltaSpool;
 import io.thinvol.driver.host.SparseFiles;
-import io.thinvol.driver.host.WriteBehind;
 import io.thinvol.driver.peer.PeerClient;
 import io.thinvol.driver.peer.PeerEndpoint;
 import io.thinvol.driver.store.AccessType;
@@ -17,9 +17,7 @@ import io.thinvol.peer.v1.PullRequest;
 import io.thinvol.peer.v1.PullTrailer;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 
 /**
@@ -27,8 +25,9 @@ import java.time.Duration;
  * written into a new sparse file at their offsets (what is not sent stays a hole), each checked to
  * lie after the last and inside the source, and the digest of what was written compared with the
  * sender's. A delta is written onto a copy of its base instead, its zero pieces punched out, and
- * the whole result is then compared with the sender's digest of the snapshot. A sender that goes
- * silent is given up ({@link PullParts}). Closing it cancels the call.
+ * the whole result is then compared with the sender's digest of the snapshot; or, for a delta
+ * applied in place, kept in a spool and checked from the base's record before anything is applied.
+ * A sender that goes silent is given up ({@link PullParts}). Closing it cancels the call.
  */
 final class PulledCopy implements RemoteSources.RemoteCopy {
 
@@ -42,6 +41,7 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
   private long received;
   private BlockSums.Writer record; // a delta's result's, until it is sealed
   private PieceBlocks blocks; // a whole copy's, until it is sealed
+  private DeltaSpool spool; // where a delta applied in place keeps its changes
   private boolean verified;
 
   private PulledCopy(PeerEndpoint peer, PullParts parts, PullHeader header, boolean delta) {
@@ -116,17 +116,42 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
         DeltaResultCheck.open(image, description.sizeBytes(), base, record)) {
       receive(image, check);
       check.written();
-      PullPart theirs = parts.next();
-      if (theirs == null || theirs.partCase() != PullChunk.PartCase.IMAGE) {
-        throw broken(peer, "its delta did not end with the digest of the whole snapshot");
-      }
-      ImageDigest snapshot = theirs.chunk().getImage();
+      ImageDigest snapshot = snapshotDigest();
       verifyImage(check.digest(snapshot), snapshot);
-      if (parts.next() != null) {
-        throw broken(peer, "it went on after the digest of the whole snapshot");
-      }
     }
     verified = true;
+  }
+
+  @Override
+  public boolean spoolTo(DeltaSpool into, Path image, DeltaBase base) throws IOException {
+    if (!delta) {
+      throw new IllegalStateException("a whole copy has no base to apply onto");
+    }
+    record = BlockSums.Writer.create(image, description.sizeBytes());
+    try (DeltaResultCheck check =
+        DeltaResultCheck.inPlace(base.image(), description.sizeBytes(), record)) {
+      if (check == null) {
+        return false;
+      }
+      spool = into;
+      receive(image, check);
+      verified = check.vouchedFor(snapshotDigest());
+      return verified;
+    } finally {
+      spool = null;
+    }
+  }
+
+  /** The sender's digest of the whole snapshot, which ends a delta. */
+  private ImageDigest snapshotDigest() {
+    PullPart theirs = parts.next();
+    if (theirs == null || theirs.partCase() != PullChunk.PartCase.IMAGE) {
+      throw broken(peer, "its delta did not end with the digest of the whole snapshot");
+    }
+    if (parts.next() != null) {
+      throw broken(peer, "it went on after the digest of the whole snapshot");
+    }
+    return theirs.chunk().getImage();
   }
 
   @Override
@@ -144,17 +169,12 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
 
   /**
    * Writes the pieces up to the trailer and checks them against it; a delta's are applied onto the
-   * image, and the check of the whole image reads each part once nothing more comes for it. The
-   * disk writes them out as they come ({@link WriteBehind}), so the sync at the end is short.
+   * image, and the check of the whole image reads each part once nothing more comes for it.
    */
   private void receive(Path image, DeltaResultCheck check) throws IOException {
     RangeDigest digest = new RangeDigest();
     long written = 0;
-    try (FileChannel out =
-            delta
-                ? FileChannel.open(image, StandardOpenOption.WRITE)
-                : FileChannel.open(image, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-        WriteBehind behind = WriteBehind.of(image)) {
+    try (PieceSink out = spool != null ? PieceSink.spool(spool) : PieceSink.image(image, !delta)) {
       for (PullPart part = parts.next(); ; part = parts.next()) {
         if (part == null) {
           throw new CsiException(
@@ -164,7 +184,7 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
         if (part.partCase() == PullChunk.PartCase.TRAILER) {
           received = digest.bytes();
           verify(part.chunk().getTrailer(), digest.trailer());
-          out.force(true);
+          out.complete();
           if (!delta && parts.next() != null) {
             throw broken(peer, "it went on after its trailer");
           }
@@ -174,8 +194,7 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
           throw broken(peer, "it sent a " + part.partCase() + " before its trailer");
         }
         try {
-          written = write(part, out, image, digest, check, written);
-          behind.writtenTo(written);
+          written = write(part, out, digest, check, written);
         } finally {
           part.release();
         }
@@ -188,12 +207,7 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
    * checksummed as it is; returns where it ends.
    */
   private long write(
-      PullPart part,
-      FileChannel out,
-      Path image,
-      RangeDigest digest,
-      DeltaResultCheck check,
-      long written)
+      PullPart part, PieceSink out, RangeDigest digest, DeltaResultCheck check, long written)
       throws IOException {
     ByteBuffer piece = part.bytes();
     boolean zeros = part.zeroLength() > 0;
@@ -215,7 +229,7 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
     }
     if (zeros) {
       check.zeros(offset, part.zeroLength());
-      SparseFiles.punch(image, offset, part.zeroLength());
+      out.zeros(offset, part.zeroLength());
       digest.addZeros(offset, part.zeroLength());
     } else {
       if (check != null) {
@@ -225,7 +239,7 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
       if (blocks != null) {
         blocks.add(offset, piece);
       }
-      writeFully(out, piece, offset);
+      out.bytes(offset, piece);
     }
     return end;
   }
@@ -260,13 +274,6 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
                   + " (written since it was made?); nothing was kept, pull the snapshot in full",
               peer.describe(), ours.getDataBytes(), theirs.getDataBytes()),
           null);
-    }
-  }
-
-  private static void writeFully(FileChannel out, ByteBuffer data, long offset) throws IOException {
-    long at = offset;
-    while (data.hasRemaining()) {
-      at += out.write(data, at);
     }
   }
 
