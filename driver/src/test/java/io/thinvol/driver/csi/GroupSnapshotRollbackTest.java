@@ -96,7 +96,7 @@ class GroupSnapshotRollbackTest {
       "Copies that outlive the caller's deadline: DEADLINE_EXCEEDED, all thawed in time, nothing"
           + " left")
   void deadlineBoundsTheFreeze() throws Exception {
-    try (DriverHarness driver = DriverHarness.gating("cp --sparse=always")) {
+    try (DriverHarness driver = DriverHarness.gating("sparse-copy")) {
       String a = stagedWithData(driver, "a");
       String b = stagedWithData(driver, "b");
       driver.gate().hang(true);
