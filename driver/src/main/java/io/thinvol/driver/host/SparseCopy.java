@@ -6,6 +6,7 @@ import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 
 /**
@@ -41,6 +42,9 @@ public final class SparseCopy {
    * InterruptedIOException} at the next piece once its thread is interrupted.
    */
   static void copy(Path from, Path to, Pieces pieces) throws IOException {
+    if (!Files.isRegularFile(from, LinkOption.NOFOLLOW_LINKS)) {
+      throw new IOException(from + " is not an image file");
+    }
     Files.createFile(to);
     try (ImageExtents source = ImageExtents.open(from);
         RandomAccessFile file = new RandomAccessFile(to.toFile(), "rw")) {

@@ -41,7 +41,7 @@ class GroupSnapshotRollbackTest {
       Path image = new DataLayout(driver.dataDir()).volumeImage(broken);
       Path saved = image.resolveSibling("saved.img");
       Files.move(image, saved);
-      Files.createDirectory(image); // cp refuses to copy a directory: the third copy fails
+      Files.createDirectory(image); // no copy takes a directory: the third copy fails
 
       assertThat(
               message(

@@ -112,10 +112,11 @@ final class RecordedDelta implements DeltaParts {
   public ImageDigest digest() throws IOException {
     if (base.stillSealed() && ownStillSealed()) {
       log.info(
-          "the digest of {} bytes read {} bytes; the records vouched for the rest, and showed"
-              + " {} bytes changed since the base",
+          "the digest of {} bytes read {} bytes; the base's record vouched for the rest{}, and"
+              + " showed {} bytes changed since it",
           size,
           digest.readBytes(),
+          own != null ? " with S2's own record" : "",
           changedBytes);
       return digest.digest();
     }
