@@ -79,6 +79,11 @@ public final class ImageExtents implements AutoCloseable {
     }
   }
 
+  /** The file this reads. */
+  public Path file() {
+    return file;
+  }
+
   public long size() {
     return size;
   }

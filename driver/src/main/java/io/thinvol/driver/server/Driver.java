@@ -43,6 +43,7 @@ import io.thinvol.driver.metrics.MetricsInterceptor;
 import io.thinvol.driver.peer.Lazy;
 import io.thinvol.driver.peer.ModifyForwarding;
 import io.thinvol.driver.peer.PeerLookup;
+import io.thinvol.driver.peer.copy.BlockRecords;
 import io.thinvol.driver.peer.copy.ClaimSources;
 import io.thinvol.driver.peer.copy.PeerPuller;
 import io.thinvol.driver.peer.copy.ReplicaEntitlement;
@@ -147,7 +148,13 @@ public final class Driver implements AutoCloseable {
             : null;
     VolumeManager volumes =
         new VolumeManager(
-            config, layout, catalog, host, locks, lookup == null ? null : new PeerPuller(lookup));
+            config,
+            layout,
+            catalog,
+            host,
+            locks,
+            lookup == null ? null : new PeerPuller(lookup),
+            BlockRecords.RECORDER);
     volumes.recover();
     GroupSnapshots groups = volumes.groupSnapshots(groupCatalog);
     groups.recover();
