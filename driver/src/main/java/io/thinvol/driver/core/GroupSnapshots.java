@@ -131,7 +131,7 @@ public final class GroupSnapshots {
         assemblies.add(snapshots.begin(source, id + "/" + source.id(), id));
       }
       copier.copyTogether(
-          assemblies.stream().map(a -> new ImageCopier.Copy(a.source(), a.image(), true)).toList(),
+          assemblies.stream().map(a -> new ImageCopier.Copy(a.source(), a.image())).toList(),
           budget);
       Instant cutAt = Instant.now();
       for (Snapshots.Assembly assembly : assemblies) {

@@ -32,8 +32,6 @@ import org.slf4j.LoggerFactory;
  *   <li>A mounted filesystem is frozen for the copy only (a few milliseconds with reflinks), thawed
  *       before the caller's deadline, and never left frozen by a crash ({@link Freezes}).
  *   <li>The copy and its directory are fsynced before the caller may report it.
- *   <li>A snapshot's full copy is made in this process and records the blocks it copies ({@link
- *       BlockRecorder}), sealed after the fsync; a reflink records nothing (it shares its blocks).
  * </ul>
  */
 final class ImageCopier {
@@ -47,20 +45,13 @@ final class ImageCopier {
   private final DataLayout layout;
   private final HostTools host;
   private final Freezes freezes;
-  private final BlockRecorder recorder;
   private volatile Boolean reflinks;
 
-  ImageCopier(
-      DriverConfig config,
-      DataLayout layout,
-      HostTools host,
-      Freezes freezes,
-      BlockRecorder recorder) {
+  ImageCopier(DriverConfig config, DataLayout layout, HostTools host, Freezes freezes) {
     this.config = config;
     this.layout = layout;
     this.host = host;
     this.freezes = freezes;
-    this.recorder = recorder;
   }
 
   /**
@@ -79,11 +70,8 @@ final class ImageCopier {
         .findFirst();
   }
 
-  /**
-   * One image to copy: a volume whose lock the caller holds, where its copy goes, and whether the
-   * copy is a snapshot whose blocks are recorded.
-   */
-  record Copy(VolumeRecord volume, Path target, boolean recorded) {}
+  /** One image to copy: a volume whose lock the caller holds, and where its copy goes. */
+  record Copy(VolumeRecord volume, Path target) {}
 
   /**
    * Copies the image of {@code volume} (whose lock the caller holds) to {@code target} within
@@ -91,12 +79,7 @@ final class ImageCopier {
    * (the caller removes the partial file).
    */
   void copy(VolumeRecord volume, Path target, Duration budget) {
-    copyTogether(List.of(new Copy(volume, target, false)), budget);
-  }
-
-  /** As {@link #copy}, for a snapshot: a full copy records its blocks. */
-  void snapshot(VolumeRecord volume, Path target, Duration budget) {
-    copyTogether(List.of(new Copy(volume, target, true)), budget);
+    copyTogether(List.of(new Copy(volume, target)), budget);
   }
 
   /**
@@ -107,14 +90,8 @@ final class ImageCopier {
    * change. Two such volumes could change between their copies, so they are refused.
    */
   void copyTogether(List<Copy> copies, Duration budget) {
-    Map<Path, BlockRecorder.Recording> records = new LinkedHashMap<>();
-    try {
-      copyAll(copies, budget, records);
-      copies.forEach(copy -> host.files().syncWithDirectory(copy.target()));
-      records.forEach((image, record) -> record.seal(image));
-    } finally {
-      records.values().forEach(BlockRecorder.Recording::discard);
-    }
+    copyAll(copies, budget);
+    copies.forEach(copy -> host.files().syncWithDirectory(copy.target()));
   }
 
   /**
@@ -122,12 +99,10 @@ final class ImageCopier {
    * a copy of its base) and syncs it with them.
    */
   void copyToComplete(VolumeRecord volume, Path target, Duration budget) {
-    copyAll(List.of(new Copy(volume, target, false)), budget, null);
+    copyAll(List.of(new Copy(volume, target)), budget);
   }
 
-  /** Copies each image; a snapshot's record, when one is made, goes into {@code records}. */
-  private void copyAll(
-      List<Copy> copies, Duration budget, Map<Path, BlockRecorder.Recording> records) {
+  private void copyAll(List<Copy> copies, Duration budget) {
     long deadline = System.nanoTime() + budget.toNanos();
     boolean instant = reflinks(); // known before any freeze, which it must not lengthen
     List<Copy> ordered = new ArrayList<>();
@@ -166,10 +141,11 @@ final class ImageCopier {
     try (Freezes.Frozen frozen =
         freezes.freezeAll(mounts, () -> freezeWait(remaining("the volumes", deadline)))) {
       for (Copy copy : ordered) {
-        Path source = layout.volumeImage(copy.volume().id());
-        BlockRecorder.Recording record =
-            copy.recorded() && !instant ? recording(copy, records) : null;
-        copyWithin("volume " + copy.volume().id(), source, copy.target(), deadline, record);
+        copyWithin(
+            "volume " + copy.volume().id(),
+            layout.volumeImage(copy.volume().id()),
+            copy.target(),
+            deadline);
       }
     }
   }
@@ -191,29 +167,15 @@ final class ImageCopier {
         "snapshot " + snapshotId,
         layout.snapshotImage(snapshotId),
         target,
-        System.nanoTime() + budget.toNanos(),
-        null);
+        System.nanoTime() + budget.toNanos());
     host.files().syncWithDirectory(target);
   }
 
-  /** A record of {@code copy}, kept in {@code records}; or null. */
-  private BlockRecorder.Recording recording(Copy copy, Map<Path, BlockRecorder.Recording> records) {
-    BlockRecorder.Recording record = recorder.start(copy.target(), copy.volume().sizeBytes());
-    if (record != null) {
-      records.put(copy.target(), record);
-    }
-    return record;
-  }
-
-  /** Copies {@code from} to {@code target}; a full copy hands {@code record} its pieces. */
-  private void copyWithin(
-      String what, Path from, Path target, long deadline, BlockRecorder.Recording record) {
+  private void copyWithin(String what, Path from, Path target, long deadline) {
     Duration timeout = remaining(what, deadline);
     try {
       if (reflinks()) {
         host.files().reflink(from, target, timeout);
-      } else if (record != null) {
-        host.files().copySparse(from, target, timeout, record);
       } else {
         host.files().copySparse(from, target, timeout);
       }

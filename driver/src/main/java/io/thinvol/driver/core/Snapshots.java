@@ -63,7 +63,7 @@ public final class Snapshots {
       }
       try (OperationLocks.Held held = locks.tryAcquire(sourceVolumeId, "volume " + sourceVolumeId);
           Assembly assembly = begin(volumes.requireVolume(sourceVolumeId), name, null)) {
-        copier.snapshot(assembly.source(), assembly.image(), budget);
+        copier.copy(assembly.source(), assembly.image(), budget);
         return assembly.publish(Instant.now());
       }
     }

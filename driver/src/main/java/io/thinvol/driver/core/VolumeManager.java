@@ -56,13 +56,12 @@ public final class VolumeManager {
       Catalog catalog,
       HostTools host,
       OperationLocks locks) {
-    this(config, layout, catalog, host, locks, null, BlockRecorder.NONE);
+    this(config, layout, catalog, host, locks, null);
   }
 
   /**
    * @param remotes where volumes whose content source is on another node are copied from; null:
    *     such a source is not found
-   * @param recorder records the blocks of snapshots that are full copies
    */
   public VolumeManager(
       DriverConfig config,
@@ -70,8 +69,7 @@ public final class VolumeManager {
       Catalog catalog,
       HostTools host,
       OperationLocks locks,
-      RemoteSources remotes,
-      BlockRecorder recorder) {
+      RemoteSources remotes) {
     this.config = config;
     this.layout = layout;
     this.catalog = catalog;
@@ -80,7 +78,7 @@ public final class VolumeManager {
     this.capacity = new CapacityGauge(config, layout, catalog, host);
     this.assembly = new VolumeAssembly(layout, catalog, host, capacity);
     this.freezes = new Freezes(layout, host);
-    this.copier = new ImageCopier(config, layout, host, freezes, recorder);
+    this.copier = new ImageCopier(config, layout, host, freezes);
     this.snapshots = new Snapshots(layout, catalog, host, locks, this, copier, capacity);
     this.modifier = new VolumeModifier(this, host, locks);
     this.inPlace = new InPlaceDeltas(layout, catalog, capacity);

@@ -8,10 +8,10 @@ import io.thinvol.driver.core.SourceImage;
 import io.thinvol.driver.core.metadata.AllocatedRanges;
 import io.thinvol.driver.core.metadata.ByteRange;
 import io.thinvol.driver.core.metadata.RangeCursor;
-import io.thinvol.driver.host.ZeroBlocks;
 import io.thinvol.driver.peer.copy.DeltaParts;
 import io.thinvol.driver.peer.copy.PieceBlocks;
 import io.thinvol.driver.peer.copy.RangeDigest;
+import io.thinvol.driver.peer.copy.ZeroBlocks;
 import io.thinvol.driver.store.AccessType;
 import io.thinvol.peer.v1.DataRange;
 import io.thinvol.peer.v1.ImageDigest;
@@ -216,9 +216,13 @@ final class PullStream implements Runnable {
     List<DataRange> runs = new ArrayList<>();
     int limit = bytes.limit();
     for (int start = 0, end; start < limit; start = end) {
-      end = ZeroBlocks.runEnd(bytes, start);
+      boolean zeros = ZeroBlocks.isZero(bytes, start);
+      end = Math.min(start + ZeroBlocks.BLOCK, limit);
+      while (end < limit && ZeroBlocks.isZero(bytes, end) == zeros) {
+        end = Math.min(end + ZeroBlocks.BLOCK, limit);
+      }
       runs.add(
-          ZeroBlocks.isZero(bytes, start)
+          zeros
               ? zeros(offset + start, end - start)
               : data(offset + start, bytes.slice(start, end - start)));
     }

@@ -79,11 +79,6 @@ public final class ImageExtents implements AutoCloseable {
     }
   }
 
-  /** The file this reads. */
-  public Path file() {
-    return file;
-  }
-
   public long size() {
     return size;
   }

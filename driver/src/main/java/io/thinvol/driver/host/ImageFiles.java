@@ -18,8 +18,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Copies of image files and their durability. Everything runs through the runner, fsync included,
  * so a test sees which files were synced and in what order relative to the copies. A reflink and an
- * fsync are system calls; a full sparse copy runs {@code cp}, or is made in this process where the
- * caller sees its pieces ({@link SparseCopy}).
+ * fsync are system calls; a full sparse copy runs {@code cp}.
  */
 public final class ImageFiles {
 
@@ -50,19 +49,6 @@ public final class ImageFiles {
     runner.run(
         timeout,
         List.of("cp", "--sparse=always", "--reflink=never", "--", from.toString(), to.toString()));
-  }
-
-  /**
-   * As {@link #copySparse(Path, Path, Duration)}, made in this process, handing {@code pieces} each
-   * piece it copies; stopped at the deadline.
-   */
-  public void copySparse(Path from, Path to, Duration timeout, SparseCopy.Pieces pieces) {
-    runner.call(
-        timeout,
-        HostCall.action(
-                List.of("sparse-copy", from.toString(), to.toString()),
-                () -> SparseCopy.copy(from, to, pieces))
-            .stoppedAtDeadline());
   }
 
   /**

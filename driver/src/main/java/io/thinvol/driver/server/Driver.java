@@ -43,7 +43,6 @@ import io.thinvol.driver.metrics.MetricsInterceptor;
 import io.thinvol.driver.peer.Lazy;
 import io.thinvol.driver.peer.ModifyForwarding;
 import io.thinvol.driver.peer.PeerLookup;
-import io.thinvol.driver.peer.copy.BlockRecords;
 import io.thinvol.driver.peer.copy.ClaimSources;
 import io.thinvol.driver.peer.copy.PeerPuller;
 import io.thinvol.driver.peer.copy.ReplicaEntitlement;
@@ -148,13 +147,7 @@ public final class Driver implements AutoCloseable {
             : null;
     VolumeManager volumes =
         new VolumeManager(
-            config,
-            layout,
-            catalog,
-            host,
-            locks,
-            lookup == null ? null : new PeerPuller(lookup),
-            BlockRecords.RECORDER);
+            config, layout, catalog, host, locks, lookup == null ? null : new PeerPuller(lookup));
     volumes.recover();
     GroupSnapshots groups = volumes.groupSnapshots(groupCatalog);
     groups.recover();

@@ -10,6 +10,6 @@ public final class HeldCopyDriver {
   private HeldCopyDriver() {}
 
   public static void main(String[] args) throws Exception {
-    HeldCallDriver.run("sparse-copy", "copy-held", args);
+    HeldCallDriver.run("cp --sparse=always", "copy-held", args);
   }
 }

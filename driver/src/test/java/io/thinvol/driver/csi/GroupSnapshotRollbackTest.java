@@ -41,7 +41,7 @@ class GroupSnapshotRollbackTest {
       Path image = new DataLayout(driver.dataDir()).volumeImage(broken);
       Path saved = image.resolveSibling("saved.img");
       Files.move(image, saved);
-      Files.createDirectory(image); // no copy takes a directory: the third copy fails
+      Files.createDirectory(image); // cp refuses to copy a directory: the third copy fails
 
       assertThat(
               message(
@@ -96,7 +96,7 @@ class GroupSnapshotRollbackTest {
       "Copies that outlive the caller's deadline: DEADLINE_EXCEEDED, all thawed in time, nothing"
           + " left")
   void deadlineBoundsTheFreeze() throws Exception {
-    try (DriverHarness driver = DriverHarness.gating("sparse-copy")) {
+    try (DriverHarness driver = DriverHarness.gating("cp --sparse=always")) {
       String a = stagedWithData(driver, "a");
       String b = stagedWithData(driver, "b");
       driver.gate().hang(true);

@@ -26,7 +26,7 @@ class SnapshotDeadlineTest {
 
   @Test
   void copyThatOutlivesTheDeadlineIsAbortedAndThawed() throws Exception {
-    try (DriverHarness driver = DriverHarness.gating("sparse-copy")) {
+    try (DriverHarness driver = DriverHarness.gating("cp --sparse=always")) {
       driver.gate().hang(true); // the copy never ends by itself
       String id = driver.create("slow", 64 * MIB, EXT4);
       Path staging = driver.staging("slow");

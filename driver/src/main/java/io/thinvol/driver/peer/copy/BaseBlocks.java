@@ -3,7 +3,6 @@ package io.thinvol.driver.peer.copy;
 import io.thinvol.driver.core.metadata.ByteRange;
 import io.thinvol.driver.core.metadata.SharedRuns;
 import io.thinvol.driver.host.ImageExtents;
-import io.thinvol.driver.host.ZeroBlocks;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Optional;

@@ -1,6 +1,5 @@
 package io.thinvol.driver.peer.copy;
 
-import io.thinvol.driver.core.BlockRecorder;
 import io.thinvol.driver.host.ImageExtents;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -16,20 +15,6 @@ import org.slf4j.LoggerFactory;
 public final class BlockRecords {
 
   private static final Logger log = LoggerFactory.getLogger(BlockRecords.class);
-
-  /**
-   * Records a snapshot's blocks from the pieces of its full copy ({@link PieceBlocks}), so that a
-   * delta from it, or to it, reads none of it.
-   */
-  public static final BlockRecorder RECORDER =
-      (image, size) -> {
-        try {
-          return PieceBlocks.of(image, size);
-        } catch (IOException e) {
-          log.warn("no record of the blocks of {}: {}", image, e.getMessage());
-          return null;
-        }
-      };
 
   private BlockRecords() {}
 

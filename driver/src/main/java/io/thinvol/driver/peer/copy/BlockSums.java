@@ -1,7 +1,6 @@
 package io.thinvol.driver.peer.copy;
 
 import io.thinvol.driver.host.BlockSumsFile;
-import io.thinvol.driver.host.ZeroBlocks;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;

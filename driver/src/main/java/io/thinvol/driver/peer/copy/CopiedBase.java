@@ -1,7 +1,6 @@
 package io.thinvol.driver.peer.copy;
 
 import io.thinvol.driver.host.ImageExtents;
-import io.thinvol.driver.host.ZeroBlocks;
 import io.thinvol.peer.v1.ImageDigest;
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -19,9 +19,9 @@ public interface DeltaParts extends RangeCursor {
 
   /**
    * The delta to S2 ({@code target}, open, of {@code size} bytes) from S1 at {@code base}: found
-   * from S1's recorded block checksums where it has a valid record ({@link RecordedDelta}; S2's
-   * own, where it has one, spares reading S2), else the ranges {@code compared} byte for byte, with
-   * the digest read meanwhile. Takes {@code compared} over, and closes it if it is not used.
+   * from S1's recorded block checksums where it has a valid record ({@link RecordedDelta}), else
+   * the ranges {@code compared} byte for byte, with the digest read meanwhile. Takes {@code
+   * compared} over, and closes it if it is not used.
    */
   static DeltaParts of(ImageExtents target, long size, Path base, RangeCursor compared)
       throws IOException {
@@ -34,7 +34,7 @@ public interface DeltaParts extends RangeCursor {
     }
     if (recorded.isPresent()) {
       compared.close();
-      return RecordedDelta.of(target, size, recorded.get());
+      return new RecordedDelta(target, size, recorded.get());
     }
     return new ComparedDelta(
         compared, new ContentDigest.Progressive(target, size, new AtomicBoolean()));

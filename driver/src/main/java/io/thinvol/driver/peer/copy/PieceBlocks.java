@@ -1,7 +1,5 @@
 package io.thinvol.driver.peer.copy;
 
-import io.thinvol.driver.core.BlockRecorder;
-import io.thinvol.driver.host.ZeroBlocks;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -14,13 +12,12 @@ import org.slf4j.LoggerFactory;
  * The record of an image's blocks ({@link BlockSums}) taken from the pieces of a whole copy, in
  * ascending order, as they are sent or written: what no piece covers is a hole. The receiver of a
  * pull records its new image so, the sender a snapshot it sends (the base of a move's cut-over),
- * and a snapshot taken as a full copy the pieces of its copy ({@link BlockRecords#RECORDER}), with
- * no second read of the image (up to a second per 512 MiB on the benchmark's host, and on the
+ * with no second read of the image (up to a second per 512 MiB on the benchmark's host, and on the
  * sender a read still under way when the cut-over came). A piece that does not start and end on a
  * 4096-byte block spoils it: the receiver then reads its image for the record ({@link
  * BlockRecords#readAndSeal}), as it does for a volume larger than its source.
  */
-public final class PieceBlocks implements BlockRecorder.Recording {
+public final class PieceBlocks {
 
   private static final Logger log = LoggerFactory.getLogger(PieceBlocks.class);
   private static final int BLOCK = ZeroBlocks.BLOCK;
@@ -60,7 +57,6 @@ public final class PieceBlocks implements BlockRecorder.Recording {
   }
 
   /** The piece of {@code bytes}' remaining bytes, written at {@code offset}; no position moves. */
-  @Override
   public void add(long offset, ByteBuffer bytes) {
     if (record == null) {
       return;
@@ -113,7 +109,6 @@ public final class PieceBlocks implements BlockRecorder.Recording {
    * Seals the complete {@code image} (synced) and publishes its record; false when the pieces made
    * none, and nothing is left behind then.
    */
-  @Override
   public boolean seal(Path image) {
     if (record == null) {
       return false;
@@ -135,7 +130,6 @@ public final class PieceBlocks implements BlockRecorder.Recording {
   }
 
   /** Drops the record unless it was sealed. */
-  @Override
   public void discard() {
     if (record != null) {
       record.discard();

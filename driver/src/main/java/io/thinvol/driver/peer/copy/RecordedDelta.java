@@ -2,14 +2,11 @@ package io.thinvol.driver.peer.copy;
 
 import io.thinvol.driver.core.metadata.ByteRange;
 import io.thinvol.driver.host.ImageExtents;
-import io.thinvol.driver.host.ZeroBlocks;
 import io.thinvol.peer.v1.ImageDigest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
@@ -22,12 +19,9 @@ import org.slf4j.LoggerFactory;
  * zeros) differ from S1's record is a change. The same checksums make the digest of the whole of S2
  * the delta ends with. So S2 is read once and S1 not at all, where comparing the two byte for byte
  * read both and the digest read S2 again: without reflinks, 3 GiB read for a volume holding 1 GiB.
- * Where S2 has a valid record of its own (a snapshot taken as a full copy records its blocks), its
- * checksums come from there and S2 is not read either: only the changes sent are; the digest is
- * given only while both records still hold at its end, else S2 is read in full for it. A block that
- * changed with both its checksums unchanged (a chance of 2^-64) is missed, as the digest of version
- * 2 would miss it anyway. The segments are checksummed a few ahead, on the digest's threads, while
- * the changes found are sent.
+ * A block that changed with both its checksums unchanged (a chance of 2^-64) is missed, as the
+ * digest of version 2 would miss it anyway. The segments are checksummed a few ahead, on the
+ * digest's threads, while the changes found are sent.
  */
 final class RecordedDelta implements DeltaParts {
 
@@ -38,7 +32,6 @@ final class RecordedDelta implements DeltaParts {
   private final ImageExtents target;
   private final long size;
   private final BaseBlocks base;
-  private final BlockSums own; // S2's own record; null: S2 is read
   private final AtomicBoolean stop = new AtomicBoolean();
   private final Deque<CompletableFuture<SegmentSums>> computing = new ArrayDeque<>();
   private final Deque<ByteRange> found = new ArrayDeque<>();
@@ -48,42 +41,14 @@ final class RecordedDelta implements DeltaParts {
   private long runStart = -1;
   private long runEnd = -1;
 
-  private RecordedDelta(ImageExtents target, long size, BaseBlocks base, BlockSums own) {
+  RecordedDelta(ImageExtents target, long size, BaseBlocks base) {
     this.target = target;
     this.size = size;
     this.base = base;
-    this.own = own;
     this.digest = new ContentDigest.Combined(size);
     while (computing.size() < AHEAD && submitted < size) {
       submitNext();
     }
-  }
-
-  /** The delta to {@code target} from {@code base}, taking S2's own record if it holds. */
-  static RecordedDelta of(ImageExtents target, long size, BaseBlocks base) {
-    return new RecordedDelta(target, size, base, ownRecord(target.file(), size));
-  }
-
-  /** The valid record of the whole {@code size}-byte {@code image}; null (logged) if none. */
-  private static BlockSums ownRecord(Path image, long size) {
-    StringBuilder why = new StringBuilder();
-    try {
-      Optional<BlockSums> own = BlockSums.open(image, why);
-      if (own.isPresent() && own.get().length() == size) {
-        return own.get();
-      }
-      if (own.isPresent()) {
-        own.get().close();
-        why.append("its record is of ")
-            .append(own.get().length())
-            .append(" bytes, not ")
-            .append(size);
-      }
-    } catch (IOException e) {
-      why.append(e.getMessage());
-    }
-    log.info("{} is read for the delta: {}", image, why);
-    return null;
   }
 
   @Override
@@ -110,13 +75,12 @@ final class RecordedDelta implements DeltaParts {
   /** The digest of the whole of S2, once every change was taken; read in full if S1 changed. */
   @Override
   public ImageDigest digest() throws IOException {
-    if (base.stillSealed() && ownStillSealed()) {
+    if (base.stillSealed()) {
       log.info(
-          "the digest of {} bytes read {} bytes; the base's record vouched for the rest{}, and"
-              + " showed {} bytes changed since it",
+          "the digest of {} bytes read {} bytes; the base's record vouched for the rest, and showed"
+              + " {} bytes changed since it",
           size,
           digest.readBytes(),
-          own != null ? " with S2's own record" : "",
           changedBytes);
       return digest.digest();
     }
@@ -129,38 +93,6 @@ final class RecordedDelta implements DeltaParts {
     }
   }
 
-  /** The bytes of S2 read so far (the rest came from the records). */
-  long readBytes() {
-    return digest.readBytes();
-  }
-
-  /** Whether S2's own record, if it was taken, still holds: nothing wrote S2 since. */
-  private boolean ownStillSealed() throws IOException {
-    if (own == null) {
-      return true;
-    }
-    StringBuilder why = new StringBuilder();
-    Optional<BlockSums> again = BlockSums.open(target.file(), why);
-    if (again.isEmpty()) {
-      log.warn("{} changed while the delta was taken from its record: {}", target.file(), why);
-      return false;
-    }
-    again.get().close();
-    return true;
-  }
-
-  /** S2's segment {@code [start, end)}: from its own record, or checksummed. */
-  private SegmentSums segment(long start, long end) throws IOException {
-    if (own != null) {
-      int[] recorded = own.slice(start);
-      if (recorded != null) {
-        return SegmentSums.recorded(start, end, recorded);
-      }
-      log.warn("the record of {} is damaged at {}: that segment is read", target.file(), start);
-    }
-    return SegmentSums.of(target, start, end, stop, base);
-  }
-
   private void submitNext() {
     long start = submitted;
     long end = Math.min(size, start + ContentDigest.SEGMENT);
@@ -168,7 +100,7 @@ final class RecordedDelta implements DeltaParts {
         ContentDigest.onHashers(
             () -> {
               try {
-                return segment(start, end);
+                return SegmentSums.of(target, start, end, stop, base);
               } catch (IOException e) {
                 throw new UncheckedIOException(e);
               }
@@ -219,19 +151,13 @@ final class RecordedDelta implements DeltaParts {
     }
   }
 
-  /** Stops the segments under way and waits for them; closes the records, not S2. */
+  /** Stops the segments under way and waits for them; closes S1's record, not S2. */
   @Override
   public void close() throws IOException {
     stop.set(true);
     CompletableFuture.allOf(computing.toArray(CompletableFuture[]::new))
         .exceptionally(failed -> null)
         .join();
-    try {
-      base.close();
-    } finally {
-      if (own != null) {
-        own.close();
-      }
-    }
+    base.close();
   }
 }

@@ -4,7 +4,6 @@ import io.thinvol.driver.core.metadata.AllocatedRanges;
 import io.thinvol.driver.core.metadata.ByteRange;
 import io.thinvol.driver.core.metadata.RangeCursor;
 import io.thinvol.driver.host.ImageExtents;
-import io.thinvol.driver.host.ZeroBlocks;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.security.MessageDigest;

@@ -1,23 +1,16 @@
 package io.thinvol.driver.peer.copy;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import io.thinvol.driver.host.BlockSumsFile;
 import io.thinvol.driver.host.ImageExtents;
 import io.thinvol.peer.v1.ImageDigest;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /** Writes and reads of the images the digest tests build. */
 final class ImageBytes {
-
-  private static final int SEAL = 64; // a record's header: the image's times
 
   private ImageBytes() {}
 
@@ -41,19 +34,5 @@ final class ImageBytes {
     while (buffer.hasRemaining()) {
       out.write(buffer, at + buffer.position());
     }
-  }
-
-  /**
-   * Asserts that {@code image}'s record holds past its seal what the record a read of the image
-   * makes (which replaces it).
-   */
-  static void assertRecordedAsAReadRecordsIt(Path image) throws IOException {
-    byte[] recorded = Files.readAllBytes(BlockSumsFile.of(image));
-    Files.delete(BlockSumsFile.of(image));
-    BlockRecords.readAndSeal(image);
-    byte[] read = Files.readAllBytes(BlockSumsFile.of(image));
-    assertThat(Arrays.copyOfRange(recorded, SEAL, recorded.length))
-        .as("the record of %s", image)
-        .isEqualTo(Arrays.copyOfRange(read, SEAL, read.length));
   }
 }

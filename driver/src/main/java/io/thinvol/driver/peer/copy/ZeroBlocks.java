@@ -1,4 +1,4 @@
-package io.thinvol.driver.host;
+package io.thinvol.driver.peer.copy;
 
 import java.nio.ByteBuffer;
 
@@ -16,19 +16,5 @@ public final class ZeroBlocks {
   public static boolean isZero(ByteBuffer bytes, int offset) {
     int length = Math.min(BLOCK, bytes.limit() - offset);
     return bytes.slice(offset, length).mismatch(ZEROS.slice(0, length)) < 0;
-  }
-
-  /**
-   * Where the run of blocks from {@code start} ends whose blocks are all zeros, or all data, as the
-   * block at {@code start} is: at most {@code bytes}' limit.
-   */
-  public static int runEnd(ByteBuffer bytes, int start) {
-    int limit = bytes.limit();
-    boolean zeros = isZero(bytes, start);
-    int end = Math.min(start + BLOCK, limit);
-    while (end < limit && isZero(bytes, end) == zeros) {
-      end = Math.min(end + BLOCK, limit);
-    }
-    return end;
   }
 }
