@@ -5,7 +5,12 @@ import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.ZonedDateTime;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,8 +27,41 @@ final class LeaseRelease {
 
   private LeaseRelease() {}
 
-  /** Releases the Lease {@code name} in {@code namespace} if {@code identity} holds it. */
+  /**
+   * At most this long: a SIGTERM's whole budget is 8 s, and an unreachable server never answers.
+   */
+  static final Duration WITHIN = Duration.ofSeconds(2);
+
+  /**
+   * Releases the Lease {@code name} in {@code namespace} if {@code identity} holds it, waiting at
+   * most {@link #WITHIN} for the API server; a release not done by then is left to expire.
+   */
   static void release(
+      KubernetesClient client, String namespace, String name, String identity, Clock clock) {
+    CompletableFuture<Void> done =
+        CompletableFuture.runAsync(
+            () -> releaseNow(client, namespace, name, identity, clock),
+            work -> {
+              Thread thread = new Thread(work, "lease-release");
+              thread.setDaemon(true);
+              thread.start();
+            });
+    try {
+      done.get(WITHIN.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      log.warn(
+          "the API server did not answer within {}; the Lease {} expires by itself", WITHIN, name);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException e) {
+      log.warn(
+          "could not release the Lease {}: {}; it expires by itself",
+          name,
+          e.getCause().toString());
+    }
+  }
+
+  private static void releaseNow(
       KubernetesClient client, String namespace, String name, String identity, Clock clock) {
     try {
       Lease held = client.leases().inNamespace(namespace).withName(name).get();

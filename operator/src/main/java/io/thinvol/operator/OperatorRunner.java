@@ -279,14 +279,16 @@ public final class OperatorRunner implements AutoCloseable {
 
   @Override
   public void close() {
-    stopping.set(true);
+    boolean first = !stopping.getAndSet(true);
     if (http != null) {
       http.close();
     }
     kinds.close();
     operator.stop();
     addons.close();
-    releaseLease.run();
+    if (first) {
+      releaseLease.run();
+    }
   }
 
   /** The pod's name (POD_NAME from the downward API, else HOSTNAME), as the Lease shows it. */
