@@ -44,8 +44,6 @@ final class KeptCopy {
     }
   }
 
-  static final Duration WHILE_RUNNING = Duration.ofSeconds(5);
-
   private KeptCopy() {}
 
   /** Whether a move that fails now keeps a copy: its pre-copy was done and its source is lost. */
@@ -83,8 +81,11 @@ final class KeptCopy {
     String target = move.status().getTargetNode();
     Optional<String> base = preCopyHandle(move);
     Optional<DriverEndpoint> endpoint = SourceFacts.endpoint(move, old, target);
-    if (base.isEmpty() || endpoint.isEmpty()) {
-      return base.isEmpty() ? Decided.keep(Kept.NOTHING) : unanswered(move, target);
+    if (base.isEmpty()) {
+      return Decided.keep(Kept.NOTHING); // no pre-copy, so no copy onto it
+    }
+    if (endpoint.isEmpty()) {
+      return unanswered(move, target);
     }
     SavedClaim claim = SavedClaim.on(old).orElseThrow();
     move.cluster().ensure(ClaimObjects.entitlement(names, claim));
@@ -118,7 +119,7 @@ final class KeptCopy {
     } catch (CompletionException e) {
       Status failure = Status.fromThrowable(e.getCause());
       if (failure.getCode() == Status.Code.ABORTED) {
-        return Decided.after(WHILE_RUNNING); // the copy still runs there
+        return Decided.after(UnrecordedCopy.WHILE_RUNNING); // the copy still runs there
       }
       return preCopy(move, old, failure);
     }
@@ -148,7 +149,8 @@ final class KeptCopy {
             : unanswered(move, target);
       }
       cluster.ensure(VolumeObjects.kept(names, old, handle, target, policy));
-    } else if (!names.cut().equals(made.get().getSpec().getClaimRef().getName())) {
+    } else if (made.get().getSpec().getClaimRef() == null
+        || !names.cut().equals(made.get().getSpec().getClaimRef().getName())) {
       cluster.patchVolume(names.newVolume(), VolumeObjects.keptPatch(names, policy));
     }
     Optional<PersistentVolumeClaim> claim = cluster.claim(names.namespace(), names.cut());
@@ -196,7 +198,7 @@ final class KeptCopy {
       return Decided.keep(Kept.NOTHING); // the target holds neither
     }
     // The copy consumed the pre-copy, and failed after its commit: the target finishes it.
-    return Decided.after(WHILE_RUNNING);
+    return Decided.after(UnrecordedCopy.WHILE_RUNNING);
   }
 
   /** The target's driver does not answer: looked at again, unless the target is lost too. */
@@ -209,7 +211,7 @@ final class KeptCopy {
             + target
             + " to tell which copy of the data it holds, to keep it");
     move.save();
-    return Decided.after(WHILE_RUNNING);
+    return Decided.after(UnrecordedCopy.WHILE_RUNNING);
   }
 
   /** The volume handle of the pre-copy's claim, if it and its PersistentVolume exist. */
