@@ -36,8 +36,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,18 +60,21 @@ public final class OperatorRunner implements AutoCloseable {
   private final Addons addons;
 
   private final AtomicBoolean stopping;
+  private final Runnable releaseLease;
 
   private OperatorRunner(
       Operator operator,
       OptionalKinds kinds,
       HealthServer http,
       Addons addons,
-      AtomicBoolean stopping) {
+      AtomicBoolean stopping,
+      Runnable releaseLease) {
     this.operator = operator;
     this.kinds = kinds;
     this.http = http;
     this.addons = addons;
     this.stopping = stopping;
+    this.releaseLease = releaseLease;
   }
 
   /**
@@ -201,7 +206,24 @@ public final class OperatorRunner implements AutoCloseable {
         settings.openShift(),
         settings.snapshotApi(),
         settings.monitoringApi());
-    return new OperatorRunner(operator, kinds, http, addons, stopping);
+    Runnable releaseLease =
+        () ->
+            operator
+                .getConfigurationService()
+                .getLeaderElectionConfiguration()
+                .ifPresent(
+                    election ->
+                        election
+                            .getIdentity()
+                            .ifPresent(
+                                identity ->
+                                    LeaseRelease.release(
+                                        client,
+                                        election.getLeaseNamespace().orElse(settings.namespace()),
+                                        election.getLeaseName(),
+                                        identity,
+                                        clock)));
+    return new OperatorRunner(operator, kinds, http, addons, stopping, releaseLease);
   }
 
   /**
@@ -213,6 +235,7 @@ public final class OperatorRunner implements AutoCloseable {
   static LeaderElectionConfiguration leaderElection(Settings settings, AtomicBoolean stopping) {
     return LeaderElectionConfigurationBuilder.aLeaderElectionConfiguration(LEASE)
         .withLeaseNamespace(settings.namespace())
+        .withIdentity(candidate())
         .withExitOnStopLeading(false)
         .withLeaderCallbacks(
             new LeaderCallbacks(
@@ -263,5 +286,14 @@ public final class OperatorRunner implements AutoCloseable {
     kinds.close();
     operator.stop();
     addons.close();
+    releaseLease.run();
+  }
+
+  /** The pod's name (POD_NAME from the downward API, else HOSTNAME), as the Lease shows it. */
+  private static String candidate() {
+    return Stream.of(System.getenv("POD_NAME"), System.getenv("HOSTNAME"))
+        .filter(name -> name != null && !name.isBlank())
+        .findFirst()
+        .orElseGet(() -> UUID.randomUUID().toString());
   }
 }

@@ -2,13 +2,16 @@ package io.thinvol.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.Condition;
 import io.thinvol.addons.call.MoveCopier;
+import io.thinvol.api.kube.Conditions;
 import io.thinvol.api.v1alpha1.MovePhase;
 import io.thinvol.api.v1alpha1.VolumeMove;
 import io.thinvol.api.v1alpha1.VolumeReplication;
 import io.thinvol.testing.DescribedEvents;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -71,9 +74,13 @@ class VolumeReplicationTest extends MoveClusterTest {
   void aNodeThatIsOnlyNotReadyIsNeverFailedOverOneOutOfServiceIs() throws Exception {
     VolumeReplication synced = start("1h");
     VolumeReplications.ready(client, "node-a", false);
-    Thread.sleep(5_000); // several reconciles: the node's change woke the replication
+    VolumeReplication notReady = awaitReplication("NotReady said", r -> primaryNotReady(r));
     assertThat(moves()).as("NotReady alone: a partitioned node may still write").isEmpty();
-    assertThat(get().getStatus().getPrimaryNode()).isEqualTo("node-a");
+    assertThat(notReady.getStatus().getPrimaryNode()).isEqualTo("node-a");
+    assertThat(notReady.getStatus().getMessage())
+        .contains("node node-a of PersistentVolumeClaim " + CLAIM + " is NotReady")
+        .contains("kubectl taint node node-a node.kubernetes.io/out-of-service");
+    assertThat(events()).contains("PrimaryNodeNotReady");
 
     VolumeReplications.outOfService(client, "node-a", true);
     stopApp(); // the pod GC deletes the pods of a node out of service
@@ -155,6 +162,34 @@ class VolumeReplicationTest extends MoveClusterTest {
     assertThat(copier.droppedCopies)
         .contains("thinvol-repl-" + uid + "-1 snap-thinvol-repl-" + uid + "-1");
     assertThat(copier.roles).contains("DISABLE " + OLD_HANDLE + " on " + driverPod("node-a"));
+  }
+
+  @Test
+  void aPrimaryNodeNotReadyIsSaidAndUnsaidOnceItIsReadyAgain() {
+    start("1h");
+    VolumeReplications.ready(client, "node-a", false);
+    awaitReplication("NotReady said", r -> primaryNotReady(r));
+
+    VolumeReplications.ready(client, "node-a", true);
+    VolumeReplication ready =
+        awaitReplication(
+            "Ready again said",
+            r -> degraded(r).filter(c -> c.getReason().equals("PrimaryNodeReady")).isPresent());
+    assertThat(degraded(ready).orElseThrow().getStatus()).isEqualTo("False");
+    assertThat(events()).contains("PrimaryNodeNotReady", "PrimaryNodeReady");
+    assertThat(moves()).isEmpty();
+  }
+
+  private static boolean primaryNotReady(VolumeReplication replication) {
+    return degraded(replication)
+        .filter(c -> c.getStatus().equals("True") && c.getReason().equals("PrimaryNodeNotReady"))
+        .isPresent();
+  }
+
+  private static Optional<Condition> degraded(VolumeReplication replication) {
+    return replication.getStatus() == null
+        ? Optional.empty()
+        : Conditions.find(replication.getStatus().getConditions(), "Degraded");
   }
 
   private VolumeReplication awaitReplication(String what, Predicate<VolumeReplication> reached) {

@@ -43,15 +43,18 @@ final class SystemCalls {
             return thread;
           });
 
-  private static final int RUNNING = 0;
-  private static final int DONE = 1;
-  private static final int ABANDONED = 2;
+  /** Not yet begun by its worker: a call abandoned then is never begun, so nothing waits for it. */
+  private static final int WAITING = 0;
+
+  private static final int RUNNING = 1;
+  private static final int DONE = 2;
+  private static final int ABANDONED = 3;
 
   private SystemCalls() {}
 
   static <T> T call(Duration timeout, HostCall<T> call) {
     long start = System.nanoTime();
-    AtomicInteger state = new AtomicInteger(RUNNING);
+    AtomicInteger state = new AtomicInteger(WAITING);
     CountDownLatch ended = new CountDownLatch(1);
     Future<T> future;
     try {
@@ -80,7 +83,7 @@ final class SystemCalls {
               + timeout.toSeconds()
               + "s; it is undone if it still finishes");
     } catch (InterruptedException e) {
-      if (state.compareAndSet(RUNNING, ABANDONED)) {
+      if (abandon(state) != DONE) {
         future.cancel(true);
       }
       Thread.currentThread().interrupt();
@@ -103,20 +106,34 @@ final class SystemCalls {
     try {
       return future.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {
-      if (state.compareAndSet(RUNNING, ABANDONED)) {
-        future.cancel(true); // interrupts what can be interrupted; the kernel finishes the rest
-        if (stopped != null) {
-          stopped.await(); // a stoppable call ends at its next system call
-        }
-        throw e;
+      int was = abandon(state);
+      if (was == DONE) {
+        return future.get();
       }
-      return future.get();
+      future.cancel(true); // interrupts what can be interrupted; the kernel finishes the rest
+      if (was == RUNNING && stopped != null) {
+        stopped.await(); // a stoppable call ends at its next system call
+      }
+      throw e;
+    }
+  }
+
+  /** Marks a call its caller gave up on, unless it is done; returns the state it had. */
+  private static int abandon(AtomicInteger state) {
+    while (true) {
+      int was = state.get();
+      if (was == DONE || state.compareAndSet(was, ABANDONED)) {
+        return was;
+      }
     }
   }
 
   private static <T> T runUndoingLate(HostCall<T> call, AtomicInteger state, CountDownLatch ended)
       throws Exception {
     try {
+      if (!state.compareAndSet(WAITING, RUNNING)) {
+        return null; // abandoned before it began: never begun
+      }
       T result = call.work().run();
       if (!state.compareAndSet(RUNNING, DONE)) {
         undo(call, result);

@@ -45,7 +45,11 @@ public final class UnixSockets {
     if (Files.exists(socket)) {
       BasicFileAttributes attributes = Files.readAttributes(socket, BasicFileAttributes.class);
       if (!attributes.isOther()) {
-        throw new IOException(socket + " exists and is not a socket; refusing to replace it");
+        // a setting to fix, said in one line (ThinvolCommand), not a failure with a stack trace
+        throw new IllegalStateException(
+            socket
+                + " exists and is not a socket; refusing to replace it: move it away or give"
+                + " --csi-endpoint another path");
       }
       Files.delete(socket);
     }

@@ -2,6 +2,7 @@ package io.thinvol.driver.host;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import com.sun.jna.LastErrorException;
 import java.time.Duration;
@@ -66,6 +67,27 @@ class SystemCallsTest {
         .isInstanceOfSatisfying(
             HostCommandException.class, e -> assertThat(e.isTimeout()).isTrue());
     assertThat(running).as("nothing of it runs after the caller returned").isFalse();
+  }
+
+  /**
+   * A deadline can pass before the worker thread has even begun the call (a loaded host, a deadline
+   * already spent by the caller): the call is then never run, and its caller must not wait for it
+   * to end.
+   */
+  @Test
+  void aStoppableCallWhoseDeadlinePassedBeforeItBeganIsNotWaitedFor() {
+    HostCall<Void> trim = HostCall.action(List.of("FITRIM", "/late"), () -> {}).stoppedAtDeadline();
+    assertTimeoutPreemptively(
+        Duration.ofSeconds(30),
+        () -> {
+          for (int i = 0; i < 2_000; i++) {
+            try {
+              runner.call(Duration.ZERO, trim);
+            } catch (HostCommandException e) {
+              assertThat(e.isTimeout()).as(e.getMessage()).isTrue();
+            }
+          }
+        });
   }
 
   @Test

@@ -12,8 +12,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Takes a replication as far as it can go now, in this order because each step needs the one
  * before: a failover's or switchover's move followed to its end; the replication validated; a
- * failover when the claim's node is fenced; the stale copy of an earlier failover dealt with; the
- * state asked (a switchover, a resync); the standby; the periodic sync.
+ * failover when the claim's node is fenced, or its NotReady said; the stale copy of an earlier
+ * failover dealt with; the state asked (a switchover, a resync); the standby; the periodic sync.
  */
 final class ReplicationDriver {
 
@@ -79,6 +79,7 @@ final class ReplicationDriver {
     if (fenced.isPresent()) {
       return FailoverStep.run(replication, claim, fenced.get());
     }
+    PrimaryReadiness.report(replication, claim);
     if (status.getStaleCopy() != null) {
       StaleCopyStep.run(replication, claim.backend());
     }
