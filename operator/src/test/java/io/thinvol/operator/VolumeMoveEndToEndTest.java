@@ -110,10 +110,7 @@ class VolumeMoveEndToEndTest extends TwoNodeEndToEndTest {
     applicationOnNodeA();
     VolumeMoves.create(
         client, APPS, "to-b", "  persistentVolumeClaim: data\n  targetNode: node-b\n");
-    awaitPhase("to-b", MovePhase.WaitingForCutOver);
-    String later = DataFiles.writeRandom(app.mount().resolve("later.bin"), 16 * MIB);
-    app.sync();
-    app.stop();
+    String later = writtenAfterThePreCopy();
     VolumeMove done = awaitPhase("to-b", MovePhase.Succeeded);
 
     long delta = bytes(done.getStatus().getDeltaBytes());
@@ -144,10 +141,7 @@ class VolumeMoveEndToEndTest extends TwoNodeEndToEndTest {
     VolumeMove created =
         VolumeMoves.create(
             client, APPS, "to-b", "  persistentVolumeClaim: data\n  targetNode: node-b\n");
-    awaitPhase("to-b", MovePhase.WaitingForCutOver);
-    String later = DataFiles.writeRandom(app.mount().resolve("later.bin"), 16 * MIB);
-    app.sync();
-    app.stop();
+    String later = writtenAfterThePreCopy();
 
     VolumeMove failed = awaitPhase("to-b", MovePhase.Failed);
     assertThat(failed.getStatus().getMessage())
@@ -162,17 +156,11 @@ class VolumeMoveEndToEndTest extends TwoNodeEndToEndTest {
             .list()
             .getItems();
     for (PersistentVolumeClaim claim : kept) {
-      String handle =
-          client
-              .persistentVolumes()
-              .withName(claim.getSpec().getVolumeName())
-              .get()
-              .getSpec()
-              .getCsi()
-              .getVolumeHandle();
+      PersistentVolume volume =
+          client.persistentVolumes().withName(claim.getSpec().getVolumeName()).get();
       assertThat(nodes.node(B).volumes())
           .as("the volume of the kept claim " + claim.getMetadata().getName())
-          .contains(handle);
+          .contains(volume.getSpec().getCsi().getVolumeHandle());
     }
     String id = created.getMetadata().getUid().replace("-", "").substring(0, 8);
     String copy = "thinvol-move-" + id + "-cut";
@@ -243,6 +231,15 @@ class VolumeMoveEndToEndTest extends TwoNodeEndToEndTest {
     java.nio.file.Files.writeString(app.mount().resolve("note.txt"), "written on node-a");
     app.sync();
     return claim().getSpec().getVolumeName();
+  }
+
+  /** 16 MiB the application writes once the move pre-copied, before it stops; their digest. */
+  private String writtenAfterThePreCopy() throws Exception {
+    awaitPhase("to-b", MovePhase.WaitingForCutOver);
+    String later = DataFiles.writeRandom(app.mount().resolve("later.bin"), 16 * MIB);
+    app.sync();
+    app.stop();
+    return later;
   }
 
   /** A pod on node-b using the claim reads what the application wrote on node-a. */

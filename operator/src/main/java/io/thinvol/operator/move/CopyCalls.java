@@ -5,6 +5,7 @@ import io.javaoperatorsdk.operator.processing.event.source.inbound.SimpleInbound
 import io.thinvol.addons.call.MoveCopier;
 import io.thinvol.addons.call.MoveCopier.CopiedIn;
 import io.thinvol.addons.call.MoveCopier.Taken;
+import io.thinvol.addons.resolve.DriverEndpoint;
 import io.thinvol.api.v1alpha1.VolumeMove;
 import io.thinvol.operator.transfer.InFlightCalls;
 import java.time.Duration;
@@ -60,8 +61,8 @@ final class CopyCalls {
    * InFlightCalls#call}.
    */
   Optional<CompletableFuture<CopiedIn>> askAgain(
-      ResourceID move, String uid, Supplier<CompletableFuture<CopiedIn>> start) {
-    return calls.call(move, ASKED_AGAIN + uid, start);
+      ResourceID move, String uid, DriverEndpoint target, MoveCopier.CopyIn request) {
+    return calls.call(move, ASKED_AGAIN + uid, () -> copier.copyIn(target, request, TIMEOUT));
   }
 
   /** Forgets the rollback's question once its answer is recorded. */

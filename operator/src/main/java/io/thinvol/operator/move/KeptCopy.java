@@ -96,14 +96,8 @@ final class KeptCopy {
             .askAgain(
                 ResourceID.fromResource(move.resource()),
                 uid,
-                () ->
-                    move.services()
-                        .calls()
-                        .copier()
-                        .copyIn(
-                            endpoint.get(),
-                            CutOverCopy.request(names, s2, base.get()),
-                            CopyCalls.TIMEOUT));
+                endpoint.get(),
+                CutOverCopy.request(names, s2, base.get()));
     if (ended.isEmpty()) {
       move.message(
           "rolling back: the claim is bound to its old volume again; asking node "
