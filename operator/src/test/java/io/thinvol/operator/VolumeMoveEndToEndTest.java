@@ -148,13 +148,17 @@ class VolumeMoveEndToEndTest extends TwoNodeEndToEndTest {
         .startsWith("SourceNodeLost: the source node node-a is lost (its Node was deleted)")
         .endsWith("the claim is bound to its old volume again");
     assertThat(claim().getSpec().getVolumeName()).isEqualTo(oldVolume);
+    // (a claim the move deleted may still be there, going)
     List<PersistentVolumeClaim> kept =
         client
             .persistentVolumeClaims()
             .inNamespace(APPS)
             .withLabel(MOVE_LABEL, "to-b")
             .list()
-            .getItems();
+            .getItems()
+            .stream()
+            .filter(claim -> claim.getMetadata().getDeletionTimestamp() == null)
+            .toList();
     for (PersistentVolumeClaim claim : kept) {
       PersistentVolume volume =
           client.persistentVolumes().withName(claim.getSpec().getVolumeName()).get();
