@@ -26,6 +26,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 abstract class E2eSteps {
 
+  /**
+   * Events are recorded asynchronously: one sent with a status write can be listed after it. A step
+   * that checks the Events of a phase it saw waits this long for the last of them.
+   */
+  static final Duration EVENT_POSTED = Duration.ofSeconds(30);
+
   static final long MIB = 1L << 20;
 
   static World world() {

@@ -144,6 +144,7 @@ class NodeLossTest extends E2eSteps {
       String saidIn = seconds(start);
       GenericKubernetesResource failed = moves.awaitPhase(claim, "Failed", LIMIT);
       String rolledBackIn = seconds(start);
+      kube().awaitEvent("VolumeMove", Names.APPS, claim, "RolledBack", EVENT_POSTED);
       assertThat(moves.reasons(claim)).contains("RollingBack", "RolledBack");
       kube().describe("volumemove", Names.APPS, claim);
       assertThat(claims().awaitVolume(claim).getMetadata().getName())

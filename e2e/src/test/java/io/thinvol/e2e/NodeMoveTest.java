@@ -107,6 +107,7 @@ class NodeMoveTest extends E2eSteps {
     Waits.untilTrue(
         "the old image to leave " + host + "'s data dir", LIMIT, () -> !Files.exists(oldImage));
     assertThat(imageOn(other, claims().volumeHandle(claim))).exists();
+    kube().awaitEvent("VolumeMove", Names.APPS, app, "Succeeded", EVENT_POSTED);
     kube().describe("volumemove", Names.APPS, app);
     assertThat(moves.reasons(app)).containsSubsequence(SUCCEEDED_EVENTS);
     assertThat(moves.warnings(app, done.getMetadata().getUid()))
@@ -193,6 +194,7 @@ class NodeMoveTest extends E2eSteps {
       for (GenericKubernetesResource move : evacuating) {
         String name = move.getMetadata().getName();
         GenericKubernetesResource done = moves.awaitPhase(name, "Succeeded", LIMIT);
+        kube().awaitEvent("VolumeMove", Names.APPS, name, "Succeeded", EVENT_POSTED);
         kube().describe("volumemove", Names.APPS, name);
         assertThat(moves.reasons(name))
             .as("Events of " + name)

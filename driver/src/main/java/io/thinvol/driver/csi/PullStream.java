@@ -60,8 +60,10 @@ final class PullStream implements Runnable {
   private final Runnable sealRecord;
   private final RangeDigest digest = new RangeDigest();
   // Each piece is read into this, in place: gRPC's Netty transport copies a message into its own
-  // buffers inside onNext (MessageFramer), so it is free again once a send returns.
-  private final ByteBuffer pieces = ByteBuffer.allocateDirect(PIECE);
+  // buffers inside onNext (MessageFramer), so it is free again once a send returns. On the heap:
+  // protobuf wraps an array's bytes as they are, but copies a direct buffer's into a new array, a
+  // 256 KiB allocation per piece that kept the sender's young generation collecting.
+  private final ByteBuffer pieces = ByteBuffer.allocate(PIECE);
 
   /**
    * Registered on the calling (handler) thread, as gRPC requires; {@link #run()} sends.
@@ -199,7 +201,7 @@ final class PullStream implements Runnable {
   }
 
   private DataRange data(long offset, ByteBuffer bytes) {
-    digest.add(offset, bytes); // a direct buffer: the checksums read it in place
+    digest.add(offset, bytes); // a writable heap buffer: the checksums read it in place
     if (record != null) {
       record.add(offset, bytes);
     }

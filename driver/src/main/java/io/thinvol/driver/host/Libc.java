@@ -29,6 +29,8 @@ interface Libc extends Library {
   int FALLOC_FL_KEEP_SIZE = 0x01;
   int FALLOC_FL_PUNCH_HOLE = 0x02;
 
+  int SYNC_FILE_RANGE_WRITE = 0x02;
+
   int open(String path, int flags) throws LastErrorException;
 
   int open(String path, int flags, int mode) throws LastErrorException;
@@ -51,6 +53,8 @@ interface Libc extends Library {
   int syncfs(int fd) throws LastErrorException;
 
   int fallocate(int fd, int mode, long offset, long length) throws LastErrorException;
+
+  int sync_file_range(int fd, long offset, long length, int flags) throws LastErrorException;
 
   long lseek(int fd, long offset, int whence) throws LastErrorException;
 

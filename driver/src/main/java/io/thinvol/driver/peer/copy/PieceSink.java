@@ -2,6 +2,7 @@ package io.thinvol.driver.peer.copy;
 
 import io.thinvol.driver.host.DeltaSpool;
 import io.thinvol.driver.host.SparseFiles;
+import io.thinvol.driver.host.WriteBehind;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -26,12 +27,22 @@ interface PieceSink extends AutoCloseable {
   @Override
   void close() throws IOException;
 
-  /** Into {@code image}: a new file for a whole copy, the copy of the base for a delta. */
+  /**
+   * Into {@code image}: a new file for a whole copy, the copy of the base for a delta. The disk
+   * writes the pieces out as they come ({@link WriteBehind}), so the sync at the end is short.
+   */
   static PieceSink image(Path image, boolean create) throws IOException {
     FileChannel out =
         create
             ? FileChannel.open(image, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)
             : FileChannel.open(image, StandardOpenOption.WRITE);
+    WriteBehind behind;
+    try {
+      behind = WriteBehind.of(image);
+    } catch (RuntimeException e) {
+      out.close();
+      throw e;
+    }
     return new PieceSink() {
       @Override
       public void bytes(long offset, ByteBuffer bytes) throws IOException {
@@ -40,6 +51,7 @@ interface PieceSink extends AutoCloseable {
         while (data.hasRemaining()) {
           at += out.write(data, at);
         }
+        behind.writtenTo(at);
       }
 
       @Override
@@ -54,7 +66,9 @@ interface PieceSink extends AutoCloseable {
 
       @Override
       public void close() throws IOException {
-        out.close();
+        try (out) {
+          behind.close();
+        }
       }
     };
   }
