@@ -33,15 +33,18 @@ class VolumeMoveEndToEndTest extends TwoNodeEndToEndTest {
 
   private static final String CLAIM = "data";
   private static final Duration MOVING = Duration.ofMinutes(4);
+  private static final String MOVE_LABEL = "thinvol.io/volume-move";
 
   private DriverCalls calls;
+  private LateCopyAnswer drivers;
   private PlayedPod app;
   private String written;
 
   @Override
   MoveCopier copier() {
     calls = new DriverCalls(client, NAMESPACE, () -> ReviewedTokens.OPERATOR_TOKEN);
-    return new GrpcMoveCopier(calls);
+    drivers = new LateCopyAnswer(new GrpcMoveCopier(calls));
+    return drivers;
   }
 
   @AfterEach
@@ -107,10 +110,7 @@ class VolumeMoveEndToEndTest extends TwoNodeEndToEndTest {
     applicationOnNodeA();
     VolumeMoves.create(
         client, APPS, "to-b", "  persistentVolumeClaim: data\n  targetNode: node-b\n");
-    awaitPhase("to-b", MovePhase.WaitingForCutOver);
-    String later = DataFiles.writeRandom(app.mount().resolve("later.bin"), 16 * MIB);
-    app.sync();
-    app.stop();
+    String later = writtenAfterThePreCopy();
     VolumeMove done = awaitPhase("to-b", MovePhase.Succeeded);
 
     long delta = bytes(done.getStatus().getDeltaBytes());
@@ -127,6 +127,62 @@ class VolumeMoveEndToEndTest extends TwoNodeEndToEndTest {
             .orElse("(not reported)"),
         delta,
         done.getStatus().getCutOverDuration());
+  }
+
+  /**
+   * Without reflinks (this host's ext4) the cut-over's copy consumes the pre-copy's volume: a
+   * source lost between the target's commit and the operator's learning of it leaves that copy the
+   * only one on node-b, and the newest.
+   */
+  @Test
+  void aSourceLostOnceTheTargetMadeTheCopyKeepsThatCopy() throws Exception {
+    String oldVolume = applicationOnNodeA();
+    drivers.withholdNextCopy(() -> client.nodes().withName(A).delete());
+    VolumeMove created =
+        VolumeMoves.create(
+            client, APPS, "to-b", "  persistentVolumeClaim: data\n  targetNode: node-b\n");
+    String later = writtenAfterThePreCopy();
+
+    VolumeMove failed = awaitPhase("to-b", MovePhase.Failed);
+    assertThat(failed.getStatus().getMessage())
+        .startsWith("SourceNodeLost: the source node node-a is lost (its Node was deleted)")
+        .endsWith("the claim is bound to its old volume again");
+    assertThat(claim().getSpec().getVolumeName()).isEqualTo(oldVolume);
+    // (a claim the move deleted may still be there, going)
+    List<PersistentVolumeClaim> kept =
+        client
+            .persistentVolumeClaims()
+            .inNamespace(APPS)
+            .withLabel(MOVE_LABEL, "to-b")
+            .list()
+            .getItems()
+            .stream()
+            .filter(claim -> claim.getMetadata().getDeletionTimestamp() == null)
+            .toList();
+    for (PersistentVolumeClaim claim : kept) {
+      PersistentVolume volume =
+          client.persistentVolumes().withName(claim.getSpec().getVolumeName()).get();
+      assertThat(nodes.node(B).volumes())
+          .as("the volume of the kept claim " + claim.getMetadata().getName())
+          .contains(volume.getSpec().getCsi().getVolumeHandle());
+    }
+    String id = created.getMetadata().getUid().replace("-", "").substring(0, 8);
+    String copy = "thinvol-move-" + id + "-cut";
+    assertThat(kept)
+        .as("the copy kept, the pre-copy it consumed gone")
+        .extracting(claim -> claim.getMetadata().getName() + " " + claim.getStatus().getPhase())
+        .containsExactly(copy + " Bound");
+    PlayedPod reader = PlayedPod.start(client, nodes.node(B), APPS, "reader", copy);
+    assertThat(DataFiles.sha256(reader.mount().resolve("data.bin"))).isEqualTo(written);
+    assertThat(DataFiles.sha256(reader.mount().resolve("later.bin"))).isEqualTo(later);
+    assertThat(
+            client.v1().events().inNamespace(APPS).list().getItems().stream()
+                .filter(e -> e.getReason().equals("CopyKept"))
+                .map(e -> e.getMessage()))
+        .singleElement()
+        .asString()
+        .startsWith("the source node node-a is lost: PersistentVolumeClaim " + copy + " on node")
+        .contains("holds the data of PersistentVolumeClaim data as of the cut-over");
   }
 
   @Test
@@ -179,6 +235,15 @@ class VolumeMoveEndToEndTest extends TwoNodeEndToEndTest {
     java.nio.file.Files.writeString(app.mount().resolve("note.txt"), "written on node-a");
     app.sync();
     return claim().getSpec().getVolumeName();
+  }
+
+  /** 16 MiB the application writes once the move pre-copied, before it stops; their digest. */
+  private String writtenAfterThePreCopy() throws Exception {
+    awaitPhase("to-b", MovePhase.WaitingForCutOver);
+    String later = DataFiles.writeRandom(app.mount().resolve("later.bin"), 16 * MIB);
+    app.sync();
+    app.stop();
+    return later;
   }
 
   /** A pod on node-b using the claim reads what the application wrote on node-a. */

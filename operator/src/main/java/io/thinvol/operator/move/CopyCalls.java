@@ -5,6 +5,7 @@ import io.javaoperatorsdk.operator.processing.event.source.inbound.SimpleInbound
 import io.thinvol.addons.call.MoveCopier;
 import io.thinvol.addons.call.MoveCopier.CopiedIn;
 import io.thinvol.addons.call.MoveCopier.Taken;
+import io.thinvol.addons.resolve.DriverEndpoint;
 import io.thinvol.api.v1alpha1.VolumeMove;
 import io.thinvol.operator.transfer.InFlightCalls;
 import java.time.Duration;
@@ -23,6 +24,9 @@ final class CopyCalls {
 
   private static final String SNAPSHOT = "/snapshot";
   private static final String COPY = "/copy";
+
+  /** Apart from the cut-over's calls, which a rollback gives up and forgets. */
+  private static final String ASKED_AGAIN = "asked-again/";
 
   private final MoveCopier copier;
   private final InFlightCalls<VolumeMove> calls = new InFlightCalls<>("move-wake-ups");
@@ -50,6 +54,20 @@ final class CopyCalls {
   Optional<CompletableFuture<CopiedIn>> copy(
       ResourceID move, String uid, Supplier<CompletableFuture<CopiedIn>> start) {
     return calls.call(move, uid + COPY, start);
+  }
+
+  /**
+   * A rollback's question to the target for the cut-over's copy ({@link KeptCopy}), as {@link
+   * InFlightCalls#call}.
+   */
+  Optional<CompletableFuture<CopiedIn>> askAgain(
+      ResourceID move, String uid, DriverEndpoint target, MoveCopier.CopyIn request) {
+    return calls.call(move, ASKED_AGAIN + uid, () -> copier.copyIn(target, request, TIMEOUT));
+  }
+
+  /** Forgets the rollback's question once its answer is recorded. */
+  void answered(String uid) {
+    calls.forget(ASKED_AGAIN + uid);
   }
 
   /** The successful copy of a move this process holds, if any. */

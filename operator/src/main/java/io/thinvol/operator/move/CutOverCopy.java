@@ -125,12 +125,7 @@ final class CutOverCopy {
                         .copier()
                         .copyIn(
                             endpoint.get(),
-                            new MoveCopier.CopyIn(
-                                names.newVolume(),
-                                snapshotHandle,
-                                baseHandle,
-                                names.namespace(),
-                                names.cut()),
+                            request(names, snapshotHandle, baseHandle),
                             CopyCalls.TIMEOUT));
     if (ended.isEmpty()) {
       move.message(
@@ -161,6 +156,15 @@ final class CutOverCopy {
       throw MoveFailure.failed("CopyFailed", why);
     }
     return Optional.of(recorded(move, copied));
+  }
+
+  /**
+   * The copy the cut-over asks of the target: the changes since the pre-copy ({@code baseHandle})
+   * up to S2, a new volume named for the move, entitled by the copy's claim.
+   */
+  static MoveCopier.CopyIn request(MoveNames names, String snapshotHandle, String baseHandle) {
+    return new MoveCopier.CopyIn(
+        names.newVolume(), snapshotHandle, baseHandle, names.namespace(), names.cut());
   }
 
   /** The pre-copy's volume on the target: the restored claim's, or a replication's replica. */

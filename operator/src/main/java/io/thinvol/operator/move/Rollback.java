@@ -74,8 +74,12 @@ final class Rollback {
               move.save();
             });
     move.services().calls().forget(uid);
-    cluster.deleteClaim(names.namespace(), names.cut());
-    discardNewVolume(move, old);
+    // The copy's claim may hold the copy then.
+    boolean keeping = !ReplicaMove.of(move) && KeptCopy.applies(move);
+    if (!keeping) {
+      cluster.deleteClaim(names.namespace(), names.cut());
+      discardNewVolume(move, old);
+    }
     ClaimState state = ClaimState.of(claim, names, move.name());
     if (state == ClaimState.DELETING) {
       move.message(
@@ -108,9 +112,18 @@ final class Rollback {
       move.save();
       return POLL;
     }
-    Duration copyRunning = UnrecordedCopy.drop(move, old);
-    if (copyRunning != null) {
-      return copyRunning;
+    KeptCopy.Kept kept = null;
+    if (keeping) {
+      KeptCopy.Decided decided = KeptCopy.decide(move, old);
+      if (decided.lookAgain() != null) {
+        return decided.lookAgain();
+      }
+      kept = decided.kept();
+    } else {
+      Duration copyRunning = UnrecordedCopy.drop(move, old);
+      if (copyRunning != null) {
+        return copyRunning;
+      }
     }
     cluster.patchVolume(
         old.getMetadata().getName(),
@@ -124,8 +137,12 @@ final class Rollback {
     if (!ReplicaMove.promoted(move)) {
       CutSnapshot.dropUnimported(move, old); // a failover took none
     }
-    // The copy's claim went at the start; the pre-copy's is bound: its snapshot may go with it.
-    TemporaryObjects.removeAfterFailure(move);
+    // The claims restored from the snapshots are bound or gone: the snapshots may go.
+    if (kept == null) {
+      TemporaryObjects.removeAfterFailure(move);
+    } else {
+      TemporaryObjects.removeKeeping(move, kept);
+    }
     String why =
         Conditions.find(move.status().getConditions(), MoveStatusModel.CUT_OVER)
             .map(c -> c.getMessage())

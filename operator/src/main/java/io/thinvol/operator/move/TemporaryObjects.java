@@ -30,7 +30,7 @@ final class TemporaryObjects {
   private TemporaryObjects() {}
 
   static void remove(Move move) {
-    remove(move, false);
+    removeKeeping(move, KeptCopy.Kept.NOTHING);
   }
 
   /**
@@ -38,30 +38,16 @@ final class TemporaryObjects {
    * lost: then it may be the only copy of the data left, as of the pre-copy.
    */
   static void removeAfterFailure(Move move) {
-    remove(move, true);
+    removeKeeping(move, preCopyOfLostSource(move));
   }
 
-  private static void remove(Move move, boolean failed) {
+  /** What the move made goes, but the claim {@code kept} names, said in a Warning. */
+  static void removeKeeping(Move move, KeptCopy.Kept kept) {
     MoveNames names = move.names();
     MoveCluster cluster = move.cluster();
     cluster.deletePolicy(names);
-    boolean keepPreCopy = failed && preCopyOfLostSource(move);
-    deleteClaims(move, keepPreCopy);
-    if (keepPreCopy) {
-      move.warning(
-          "PreCopyKept",
-          "the source node "
-              + move.status().getSourceNode()
-              + " is lost: PersistentVolumeClaim "
-              + names.baseClaim()
-              + " on node "
-              + move.status().getTargetNode()
-              + " is kept. It holds the data of PersistentVolumeClaim "
-              + names.claim()
-              + " as of the pre-copy ("
-              + move.status().getPreCopyCompletionTime()
-              + "), not what was written since; clone it into a claim of your own, or delete it");
-    }
+    deleteClaims(move, kept);
+    KeptCopy.say(move, kept);
     if (move.services().settings().snapshotApi()) {
       Optional<GenericKubernetesResource> content = cluster.snapshotContent(names.cut());
       cluster.deleteSnapshot(names.namespace(), names.cut());
@@ -73,19 +59,29 @@ final class TemporaryObjects {
   }
 
   /**
-   * Deletes the claims restored from the move's snapshots (the copy's, and the pre-copy's unless it
-   * is kept); true once they are gone.
+   * Deletes the claims restored from the move's snapshots (the copy's and the pre-copy's) but the
+   * one kept; true once they are gone.
    */
-  private static boolean deleteClaims(Move move, boolean keepPreCopy) {
+  private static boolean deleteClaims(Move move, KeptCopy.Kept kept) {
     MoveNames names = move.names();
     MoveCluster cluster = move.cluster();
     boolean gone = true;
-    for (String claim :
-        keepPreCopy ? List.of(names.cut()) : List.of(names.cut(), names.baseClaim())) {
+    for (String claim : List.of(names.cut(), names.baseClaim())) {
+      if (claim.equals(keptClaim(names, kept))) {
+        continue;
+      }
       cluster.deleteClaim(names.namespace(), claim);
       gone &= cluster.claim(names.namespace(), claim).isEmpty();
     }
     return gone;
+  }
+
+  private static String keptClaim(MoveNames names, KeptCopy.Kept kept) {
+    return switch (kept) {
+      case COPY -> names.cut();
+      case PRE_COPY -> names.baseClaim();
+      case NOTHING -> null;
+    };
   }
 
   /**
@@ -121,10 +117,9 @@ final class TemporaryObjects {
     end(move, failure.reason(), failure.getMessage(), failure.refusal());
   }
 
-  private static boolean preCopyOfLostSource(Move move) {
-    return move.status().getPreCopyCompletionTime() != null
-        && move.status().getSourceNode() != null
-        && move.services().nodes().health(move.status().getSourceNode()).lost();
+  /** Before the cut-over's copy: the pre-copy of a lost source, which is not consumed yet. */
+  private static KeptCopy.Kept preCopyOfLostSource(Move move) {
+    return KeptCopy.applies(move) ? KeptCopy.Kept.PRE_COPY : KeptCopy.Kept.NOTHING;
   }
 
   /** Records the end of a move that did not move anything. */

@@ -87,6 +87,22 @@ final class VolumeObjects {
     return volume;
   }
 
+  /**
+   * The new volume of a move that rolled back while its source node is lost, kept ({@link
+   * KeptCopy}): bound to the copy's claim, which is pre-bound to it.
+   */
+  static PersistentVolume kept(
+      MoveNames names, PersistentVolume old, String handle, String target, String reclaimPolicy) {
+    PersistentVolume volume = moved(names, old, handle, 0, target, reclaimPolicy);
+    volume.getSpec().getClaimRef().setName(names.cut());
+    return volume;
+  }
+
+  /** The new volume, made for the moving claim or discarded, bound to the copy's claim instead. */
+  static String keptPatch(MoveNames names, String reclaimPolicy) {
+    return copyClaimPatch(names, null, reclaimPolicy);
+  }
+
   /** A claim uid no claim has: the move's id in a uid no API server hands out. */
   static String discardedClaimUid(MoveNames names) {
     return "00000000-0000-0000-0000-0000" + names.id();
@@ -98,9 +114,14 @@ final class VolumeObjects {
    * it, Retain keeps it.
    */
   static String unclaimedPatch(MoveNames names, String reclaimPolicy) {
+    return copyClaimPatch(names, discardedClaimUid(names), reclaimPolicy);
+  }
+
+  /** The volume's claim reference to the copy's claim, of {@code uid} (null: any such claim). */
+  private static String copyClaimPatch(MoveNames names, String uid, String reclaimPolicy) {
     Map<String, Object> claimRef = new HashMap<>();
     claimRef.put("name", names.cut());
-    claimRef.put("uid", discardedClaimUid(names));
+    claimRef.put("uid", uid);
     claimRef.put("resourceVersion", null);
     return Serialization.asJson(
         Map.of(
