@@ -8,8 +8,8 @@ package io.thinvol.driver.cli;
  * are taken from malloc and freed at once, without the JDK's zero fill and cleaner, where Netty may
  * reach the constructor that wraps an address: the driver jar's manifest opens {@code java.nio} for
  * it ({@code Add-Opens}); each 256 KiB piece of a copy between nodes was otherwise zeroed in every
- * buffer it passed through (docs/benchmarks.md). Must run before any Netty class is loaded; a
- * property given on the command line wins.
+ * buffer it passed through. Must run before any Netty class is loaded; a property given on the
+ * command line wins.
  */
 final class NettyBuffers {
 

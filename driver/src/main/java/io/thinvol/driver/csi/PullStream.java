@@ -43,7 +43,7 @@ final class PullStream implements Runnable {
   /**
    * A piece's bytes at most. Small enough that the pieces the receiver's gRPC holds die young in
    * the image's small heap (64 MiB, serial GC): 1 MiB pieces outgrew its survivor space and filled
-   * the old generation, a full GC every few MiB (docs/benchmarks.md).
+   * the old generation, a full GC every few MiB.
    */
   static final int PIECE = 256 << 10;
 

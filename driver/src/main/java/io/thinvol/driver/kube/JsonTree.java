@@ -14,7 +14,7 @@ import java.util.Map;
 /**
  * A parsed JSON document read by path, for the API server's answers and the tokens' claims: a
  * missing member reads as empty, never as an exception. jackson-jr parses it into maps and lists;
- * jackson-databind's tree model cost the driver ~450 classes and ~5 MiB (docs/benchmarks.md).
+ * jackson-databind's tree model cost the driver ~450 classes and ~5 MiB (docs/decisions.md).
  */
 public final class JsonTree implements Iterable<JsonTree> {
 
