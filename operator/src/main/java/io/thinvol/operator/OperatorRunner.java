@@ -211,18 +211,15 @@ public final class OperatorRunner implements AutoCloseable {
             operator
                 .getConfigurationService()
                 .getLeaderElectionConfiguration()
+                .filter(election -> election.getIdentity().isPresent())
                 .ifPresent(
                     election ->
-                        election
-                            .getIdentity()
-                            .ifPresent(
-                                identity ->
-                                    LeaseRelease.release(
-                                        client,
-                                        election.getLeaseNamespace().orElse(settings.namespace()),
-                                        election.getLeaseName(),
-                                        identity,
-                                        clock)));
+                        LeaseRelease.release(
+                            client,
+                            election.getLeaseNamespace().orElse(settings.namespace()),
+                            election.getLeaseName(),
+                            election.getIdentity().get(),
+                            clock));
     return new OperatorRunner(operator, kinds, http, addons, stopping, releaseLease);
   }
 

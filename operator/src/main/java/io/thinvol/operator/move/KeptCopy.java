@@ -80,10 +80,10 @@ final class KeptCopy {
     MoveNames names = move.names();
     String target = move.status().getTargetNode();
     Optional<String> base = preCopyHandle(move);
-    Optional<DriverEndpoint> endpoint = SourceFacts.endpoint(move, old, target);
     if (base.isEmpty()) {
       return Decided.keep(Kept.NOTHING); // no pre-copy, so no copy onto it
     }
+    Optional<DriverEndpoint> endpoint = SourceFacts.endpoint(move, old, target);
     if (endpoint.isEmpty()) {
       return unanswered(move, target);
     }
@@ -229,23 +229,19 @@ final class KeptCopy {
     String held =
         switch (kept) {
           case COPY ->
-              names.cut()
-                  + " on node "
-                  + move.status().getTargetNode()
-                  + " is kept. It holds the data of PersistentVolumeClaim "
-                  + names.claim()
-                  + " as of the cut-over ("
-                  + move.status().getCutOverStartTime()
-                  + "), all that was written before the claim was deleted for it";
+              held(
+                  move,
+                  names.cut(),
+                  "the cut-over ("
+                      + move.status().getCutOverStartTime()
+                      + "), all that was written before the claim was deleted for it");
           case PRE_COPY ->
-              names.baseClaim()
-                  + " on node "
-                  + move.status().getTargetNode()
-                  + " is kept. It holds the data of PersistentVolumeClaim "
-                  + names.claim()
-                  + " as of the pre-copy ("
-                  + move.status().getPreCopyCompletionTime()
-                  + "), not what was written since";
+              held(
+                  move,
+                  names.baseClaim(),
+                  "the pre-copy ("
+                      + move.status().getPreCopyCompletionTime()
+                      + "), not what was written since");
           case NOTHING -> null;
         };
     if (held != null) {
@@ -257,5 +253,15 @@ final class KeptCopy {
               + held
               + "; clone it into a claim of your own, or delete it");
     }
+  }
+
+  private static String held(Move move, String keptClaim, String asOf) {
+    return keptClaim
+        + " on node "
+        + move.status().getTargetNode()
+        + " is kept. It holds the data of PersistentVolumeClaim "
+        + move.names().claim()
+        + " as of "
+        + asOf;
   }
 }
