@@ -13,7 +13,8 @@
 # of the changes only, [runs] times from one pre-copy, with data dirs on the disk (no reflinks) and
 # on an xfs with reflinks.
 # The drivers run with the image's JVM flags (packaging/image/thinvol-driver: C1 only, serial GC,
-# 64 MiB heap), as on a node; THINVOL_BENCH_DRIVER_FLAGS replaces them (empty: the JVM's defaults),
+# 64 MiB heap) and its MALLOC_ARENA_MAX, as on a node; THINVOL_BENCH_DRIVER_FLAGS replaces the
+# flags (empty: the JVM's defaults),
 # THINVOL_BENCH_JFR=<dir> records each driver with JFR (a file per process in <dir>),
 # THINVOL_BENCH_LOGS=<dir> keeps the drivers' logs there (what each step of a copy took).
 # COPY_BENCH_PARTS=cut-over runs the cut-over only (not the whole pulls); COPY_BENCH_DATA_DIRS=disk
@@ -30,6 +31,7 @@ parts="${COPY_BENCH_PARTS:-all}"
 data_dirs="${COPY_BENCH_DATA_DIRS:-both}"
 against="${COPY_BENCH_AGAINST:-}"
 image_flags="$(grep -o -- '-X[^ "]*' packaging/image/thinvol-driver | tr '\n' ' ')"
+eval "$(grep -o 'export MALLOC_ARENA_MAX=.*' packaging/image/thinvol-driver)"
 driver_flags="${THINVOL_BENCH_DRIVER_FLAGS-$image_flags}"
 if [ -n "${THINVOL_BENCH_JFR:-}" ]; then
   mkdir -p "$THINVOL_BENCH_JFR"
@@ -52,7 +54,7 @@ fi
 
 echo "thinvol cross-node copy benchmark ($(nproc) cores, $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg), $runs runs)"
 echo "data dirs and cp on $(df --output=source,fstype /var/tmp | tail -n 1)"
-echo "JVM flags of the drivers: ${driver_flags:-none} (and --add-opens=java.base/java.nio=ALL-UNNAMED, which the driver jar's manifest gives java -jar)"
+echo "JVM flags of the drivers: ${driver_flags:-none} (and --add-opens=java.base/java.nio=ALL-UNNAMED, which the driver jar's manifest gives java -jar); MALLOC_ARENA_MAX=$MALLOC_ARENA_MAX"
 echo
 bench_java=(java -Djava.io.tmpdir=/var/tmp -Dthinvol.driver.jvm-flags="$driver_flags"
   -Dthinvol.bench.logs="${THINVOL_BENCH_LOGS:-}" -Dthinvol.bench.data-dirs="$data_dirs" -cp "$cp")

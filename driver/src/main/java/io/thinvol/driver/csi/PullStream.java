@@ -41,13 +41,15 @@ import org.slf4j.MDC;
 final class PullStream implements Runnable {
 
   /**
-   * A piece's bytes at most. Small enough that the pieces the receiver's gRPC holds die young in
-   * the image's small heap (64 MiB, serial GC): 1 MiB pieces outgrew its survivor space and filled
-   * the old generation, a full GC every few MiB.
+   * A piece's bytes at most: one message, and one HTTP/2 frame where the receiver asks for large
+   * ones (peer/LargeDataFrames). Each piece costs both sides a hand-over between threads and gRPC's
+   * work per message; 256 KiB pieces took 2.1-2.6 s for 512 MiB where 1 MiB ones took 1.2-1.9 s
+   * (docs/benchmarks.md). Neither side holds a piece on its heap (the receiver parses it into a
+   * direct buffer, PullPartMarshaller), so the size no longer weighs on the 64 MiB heap.
    */
-  static final int PIECE = 256 << 10;
+  static final int PIECE = 1 << 20;
 
-  private static final int IN_FLIGHT = 4 * PIECE;
+  private static final int IN_FLIGHT = 2 * PIECE;
   private static final Logger log = LoggerFactory.getLogger(PullStream.class);
 
   private final String what;
@@ -61,8 +63,8 @@ final class PullStream implements Runnable {
   private final RangeDigest digest = new RangeDigest();
   // Each piece is read into this, in place: gRPC's Netty transport copies a message into its own
   // buffers inside onNext (MessageFramer), so it is free again once a send returns. On the heap:
-  // protobuf wraps an array's bytes as they are, but copies a direct buffer's into a new array, a
-  // 256 KiB allocation per piece that kept the sender's young generation collecting.
+  // protobuf wraps an array's bytes as they are, but copies a direct buffer's into a new array, an
+  // allocation per piece that kept the sender's young generation collecting.
   private final ByteBuffer pieces = ByteBuffer.allocate(PIECE);
 
   /**

@@ -89,8 +89,9 @@ public final class PeerClient {
   /** A TLS channel to {@code peer}, verified against the certificate every driver pod presents. */
   public ManagedChannel channel(PeerEndpoint peer) {
     try {
-      return NettyChannelBuilder.forAddress(peer.host(), peer.port())
-          .sslContext(GrpcSslContexts.forClient().trustManager(certificate.toFile()).build())
+      return LargeDataFrames.overTls(
+              NettyChannelBuilder.forAddress(peer.host(), peer.port()),
+              GrpcSslContexts.forClient().trustManager(certificate.toFile()).build())
           .overrideAuthority(serverName())
           // a window of several of a copy's pieces keeps the stream from waiting on acks
           .flowControlWindow(FLOW_CONTROL_WINDOW)

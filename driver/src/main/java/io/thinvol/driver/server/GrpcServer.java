@@ -38,8 +38,8 @@ public final class GrpcServer implements AutoCloseable {
 
   /**
    * What a TLS connection may hold unsent before Netty calls it unwritable: with its default of 64
-   * KiB, a copy to another node (256 KiB pieces) made HTTP/2's flow control stop and start again
-   * for every few frames, which took most of the sending event loop's time.
+   * KiB, a copy to another node (pieces of 256 KiB then) made HTTP/2's flow control stop and start
+   * again for every few frames, which took most of the sending event loop's time.
    */
   private static final WriteBufferWaterMark COPY_WRITE_BUFFER =
       new WriteBufferWaterMark(512 << 10, 1 << 20);

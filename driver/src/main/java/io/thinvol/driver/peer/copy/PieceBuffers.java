@@ -12,7 +12,7 @@ import java.util.concurrent.BlockingQueue;
 final class PieceBuffers {
 
   /** The sender's pieces are at most this long (PullStream), so one buffer fits any of them. */
-  private static final int PIECE = 256 << 10;
+  private static final int PIECE = 1 << 20;
 
   private static final int KEPT = 4;
 
