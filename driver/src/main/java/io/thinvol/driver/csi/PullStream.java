@@ -43,9 +43,9 @@ final class PullStream implements Runnable {
   /**
    * A piece's bytes at most: one message, and one HTTP/2 frame where the receiver asks for large
    * ones (peer/LargeDataFrames). Each piece costs both sides a hand-over between threads and gRPC's
-   * work per message; 256 KiB pieces took 2.1-2.6 s for 512 MiB where 1 MiB ones took 1.2-1.9 s
-   * (docs/benchmarks.md). Neither side holds a piece on its heap (the receiver parses it into a
-   * direct buffer, PullPartMarshaller), so the size no longer weighs on the 64 MiB heap.
+   * work per message, so fewer and larger pieces copy faster (docs/benchmarks.md). Neither side
+   * holds a piece on its heap (the receiver parses it into a direct buffer, PullPartMarshaller), so
+   * the size no longer weighs on the 64 MiB heap.
    */
   static final int PIECE = 1 << 20;
 
