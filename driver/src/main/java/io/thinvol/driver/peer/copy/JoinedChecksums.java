@@ -8,8 +8,8 @@ import java.nio.ByteBuffer;
  * carried across B's length (its product with x^(8|B|) modulo the CRC's polynomial) plus the CRC of
  * B. A copy's sender and receiver checksum every 4096-byte block of a piece for the image's block
  * record ({@link PieceBlocks}); joining those gives the piece's checksums for the copy's digest
- * ({@link RangeDigest}), where a second pass over the piece's bytes took a quarter of the
- * receiver's handler thread. Not thread-safe: one per thread.
+ * ({@link RangeDigest}) without a second pass over the piece's bytes (about 0.06 CPU-seconds per
+ * 512 MiB on each side). Not thread-safe: one per thread.
  */
 final class JoinedChecksums {
 
