@@ -203,10 +203,7 @@ final class PullStream implements Runnable {
   }
 
   private DataRange data(long offset, ByteBuffer bytes) {
-    digest.add(offset, bytes); // a writable heap buffer: the checksums read it in place
-    if (record != null) {
-      record.add(offset, bytes);
-    }
+    digest.add(offset, bytes, record); // a writable heap buffer: checksummed in place
     return DataRange.newBuilder()
         .setOffset(offset)
         .setData(UnsafeByteOperations.unsafeWrap(bytes))

@@ -30,7 +30,9 @@ public final class ImageFiles {
       Set.of(Errno.EOPNOTSUPP, Errno.EXDEV, Errno.EINVAL, Errno.ENOTTY);
 
   private static final Logger log = LoggerFactory.getLogger(ImageFiles.class);
-  private static final ExecutorService WRITEBACK =
+
+  /** The threads that write images back while their writers go on (also {@link WriteBehind}). */
+  static final ExecutorService WRITEBACK =
       Executors.newCachedThreadPool(
           runnable -> {
             Thread thread = new Thread(runnable, "image-writeback");

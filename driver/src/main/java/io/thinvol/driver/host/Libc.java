@@ -50,6 +50,8 @@ interface Libc extends Library {
 
   int fsync(int fd) throws LastErrorException;
 
+  int fdatasync(int fd) throws LastErrorException;
+
   int syncfs(int fd) throws LastErrorException;
 
   int fallocate(int fd, int mode, long offset, long length) throws LastErrorException;

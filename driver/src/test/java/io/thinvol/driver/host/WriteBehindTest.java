@@ -11,15 +11,22 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * A file written a stretch at a time is handed to the disk's writeback as the writer gets past each
- * stretch, seen through the kernel's count of the file's dirty pages (cachestat, Linux 6.5), on a
- * real filesystem (the temp dir's, as a data dir's).
+ * stretch, and synced behind the writer, one sync at a time, each 64 MiB; seen through the kernel's
+ * count of the file's dirty pages and pages under writeback (cachestat, Linux 6.5), on a real
+ * filesystem (the temp dir's, as a data dir's).
  */
 class WriteBehindTest {
 
@@ -60,6 +67,59 @@ class WriteBehindTest {
   }
 
   @Test
+  void whatTheWriterGotFarPastIsSyncedBehindIt() throws Exception {
+    WriteBehind behind = WriteBehind.of(file);
+    try (FileChannel out = FileChannel.open(file, StandardOpenOption.WRITE)) {
+      write(out, 0, 72 * MIB);
+      behind.writtenTo(72 * MIB);
+    } finally {
+      behind.close(); // waits for the sync under way
+    }
+    assertThat(behind.stopped()).as("a writeback call or the sync failed").isFalse();
+    assertThat(dirtyPages(0, 72 * MIB)).isZero();
+    assertThat(pagesUnderWriteback(0, 72 * MIB)).isZero();
+  }
+
+  @Test
+  void oneSyncAtATimeEach64MiBOnItsOwnDescriptor() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    List<Integer> syncs = new CopyOnWriteArrayList<>();
+    ExecutorService threads = Executors.newCachedThreadPool();
+    try {
+      OpenFile own = OpenFile.open(file, Libc.O_WRONLY);
+      try (WriteBehind behind =
+          new WriteBehind(
+              file,
+              own,
+              fd -> {
+                syncs.add(fd);
+                awaitQuietly(release);
+              },
+              threads)) {
+        behind.writtenTo(32 * MIB);
+        behind.writtenTo(63 * MIB);
+        assertThat(syncs).as("less than 64 MiB written").isEmpty();
+        behind.writtenTo(64 * MIB);
+        assertThat(until(() -> syncs.size() == 1)).as("a sync began").isTrue();
+        behind.writtenTo(200 * MIB);
+        assertThat(syncs).as("no second sync while the first runs").hasSize(1);
+        release.countDown();
+        // the first ends; the writer's next step past 64 MiB from where it began starts another
+        assertThat(
+                until(
+                    () -> {
+                      behind.writtenTo(240 * MIB);
+                      return syncs.size() == 2;
+                    }))
+            .isTrue();
+        assertThat(syncs).containsOnly(own.fd());
+      }
+    } finally {
+      threads.shutdownNow();
+    }
+  }
+
+  @Test
   void aFileWithoutWritebackIsWrittenAsItIs() {
     // /dev/null has no pages to write back: sync_file_range fails (ESPIPE), the writer goes on
     try (WriteBehind behind = WriteBehind.of(Path.of("/dev/null"))) {
@@ -69,6 +129,26 @@ class WriteBehindTest {
                 behind.writtenTo(32 * MIB);
               })
           .doesNotThrowAnyException();
+    }
+  }
+
+  /** Whether {@code condition} held within 10 s, polled. */
+  private static boolean until(BooleanSupplier condition) throws InterruptedException {
+    long deadline = System.nanoTime() + 10_000_000_000L;
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        return false;
+      }
+      Thread.sleep(5);
+    }
+    return true;
+  }
+
+  private static void awaitQuietly(CountDownLatch latch) {
+    try {
+      latch.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 
@@ -83,6 +163,16 @@ class WriteBehindTest {
 
   /** The file's dirty pages in {@code [offset, offset + length)}, as cachestat(2) counts them. */
   private long dirtyPages(long offset, long length) throws Exception {
+    return cachestat(offset, length, 8);
+  }
+
+  /** The file's pages under writeback in {@code [offset, offset + length)}. */
+  private long pagesUnderWriteback(long offset, long length) throws Exception {
+    return cachestat(offset, length, 16);
+  }
+
+  /** The count at {@code field} of cachestat(2)'s nr_cache, nr_dirty, nr_writeback, ... */
+  private long cachestat(long offset, long length, int field) throws Exception {
     try (Memory range = new Memory(16);
         Memory stat = new Memory(40);
         OpenFile open = OpenFile.open(file, Libc.O_RDONLY)) {
@@ -91,7 +181,7 @@ class WriteBehindTest {
       stat.clear();
       int result = Syscalls.INSTANCE.syscall(CACHESTAT, open.fd(), range, stat, 0);
       assertThat(result).as("cachestat(2)").isZero();
-      return stat.getLong(8); // nr_cache, nr_dirty, nr_writeback, ...
+      return stat.getLong(field);
     }
   }
 

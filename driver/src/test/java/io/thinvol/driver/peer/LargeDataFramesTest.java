@@ -9,6 +9,7 @@ import ch.qos.logback.core.read.ListAppender;
 import com.google.protobuf.ByteString;
 import io.grpc.ManagedChannel;
 import io.grpc.stub.StreamObserver;
+import io.netty.handler.codec.http2.Http2CodecUtil;
 import io.thinvol.driver.SelfSignedPair;
 import io.thinvol.driver.server.GrpcServer;
 import io.thinvol.peer.v1.DataRange;
@@ -31,9 +32,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
 
 /**
- * A peer's channel, as a copy uses it, gets the peer's data in frames of up to 1 MiB: the frames
- * gRPC's client handler reads, as its HTTP/2 frame log (Netty's, at DEBUG) names them, from the
- * driver's own TLS port serving a stream of 1 MiB pieces.
+ * A peer's channel, as a copy uses it, gets the peer's data in frames of up to 1 MiB, larger than
+ * HTTP/2's first 16 KiB: the frames gRPC's client handler reads, as its HTTP/2 frame log (Netty's,
+ * at DEBUG) names them, from the driver's own TLS port serving a stream of 1 MiB pieces.
  */
 class LargeDataFramesTest {
 
@@ -103,10 +104,13 @@ class LargeDataFramesTest {
     assertThat(lengths.stream().mapToLong(Integer::longValue).sum())
         .as("the DATA frames' bytes: the pieces with gRPC's and protobuf's framing")
         .isGreaterThan((long) PIECES << 20);
+    // A sender fills a frame with what it holds when it flushes, so how large the largest frame
+    // is depends on timing (about 512 KiB each on a loaded host): any frame past HTTP/2's first
+    // limit shows that the ask was honoured.
     assertThat(lengths)
         .as("the DATA frames' lengths")
         .allMatch(length -> length <= LargeDataFrames.MAX_FRAME_SIZE)
-        .contains(LargeDataFrames.MAX_FRAME_SIZE);
+        .anyMatch(length -> length > Http2CodecUtil.DEFAULT_MAX_FRAME_SIZE);
   }
 
   /** A PeerCopy that sends {@value #PIECES} pieces of {@code piece}'s bytes. */

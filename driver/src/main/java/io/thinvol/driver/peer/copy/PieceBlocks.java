@@ -56,30 +56,38 @@ public final class PieceBlocks {
     }
   }
 
-  /** The piece of {@code bytes}' remaining bytes, written at {@code offset}; no position moves. */
-  public void add(long offset, ByteBuffer bytes) {
+  /**
+   * The piece of {@code bytes}' remaining bytes, written at {@code offset}; no position moves.
+   * Joins its blocks' checksums into {@code piece}'s: true when they are the whole piece's (it was
+   * recorded).
+   */
+  boolean add(long offset, ByteBuffer bytes, JoinedChecksums piece) {
     if (record == null) {
-      return;
+      return false;
     }
     if (offset % BLOCK != 0 || bytes.remaining() % BLOCK != 0) {
       spoil("a piece that is not of whole blocks");
-      return;
+      return false;
     }
     if (offset < written) {
       spoil("a piece below the last one");
-      return;
+      return false;
     }
     written = offset + bytes.remaining();
+    piece.reset();
     try {
       for (int done = 0; done < bytes.remaining(); ) {
         long at = offset + done;
         SegmentSums into = segmentAt(at);
         int length = (int) Math.min(bytes.remaining() - done, into.end - at);
         into.add(at, bytes.slice(bytes.position() + done, length));
+        into.join(at, at + length, piece);
         done += length;
       }
+      return true;
     } catch (IOException | RuntimeException e) {
       spoil(e.toString());
+      return false;
     }
   }
 

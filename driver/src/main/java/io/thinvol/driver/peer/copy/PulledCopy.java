@@ -235,10 +235,7 @@ final class PulledCopy implements RemoteSources.RemoteCopy {
       if (check != null) {
         check.piece(offset, piece);
       }
-      digest.add(offset, piece);
-      if (blocks != null) {
-        blocks.add(offset, piece);
-      }
+      digest.add(offset, piece, blocks);
       out.bytes(offset, piece);
     }
     return end;

@@ -16,6 +16,7 @@ public final class RangeDigest {
 
   private final MessageDigest sha256;
   private final Checksums checksums = new Checksums();
+  private final JoinedChecksums joined = new JoinedChecksums();
   private final ByteBuffer frame = ByteBuffer.allocate(2 * Long.BYTES + Checksums.BYTES);
   private long bytes;
   private long pieces;
@@ -36,8 +37,28 @@ public final class RangeDigest {
     frame.clear();
     frame.putLong(offset).putLong(data.remaining());
     checksums.put(data, frame);
+    added(data.remaining());
+  }
+
+  /**
+   * As above for a piece also recorded block by block in {@code blocks} (null: none), whose blocks'
+   * checksums joined are the piece's: its bytes are read once.
+   */
+  public void add(long offset, ByteBuffer data, PieceBlocks blocks) {
+    if (blocks == null || !blocks.add(offset, data, joined)) {
+      add(offset, data);
+      return;
+    }
+    frame.clear();
+    frame.putLong(offset).putLong(data.remaining());
+    joined.putInto(frame);
+    added(data.remaining());
+  }
+
+  /** The frame of a piece of {@code length} bytes is filled: hashes it. */
+  private void added(long length) {
     sha256.update(frame.flip());
-    bytes += data.remaining();
+    bytes += length;
     pieces++;
   }
 

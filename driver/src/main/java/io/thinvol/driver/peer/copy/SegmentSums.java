@@ -124,6 +124,21 @@ final class SegmentSums {
     }
   }
 
+  /**
+   * Joins the checksums of the blocks of {@code [from, to)} (whole blocks, inside) to {@code into}.
+   */
+  void join(long from, long to, JoinedChecksums into) {
+    for (long at = from; at < to; at += BLOCK) {
+      int block = (int) ((at - start) / BLOCK);
+      int length = (int) Math.min(BLOCK, end - at);
+      if (data[block]) {
+        into.add(sums[2 * block], sums[2 * block + 1], length);
+      } else {
+        into.addZeros(length);
+      }
+    }
+  }
+
   /** The blocks of {@code [from, to)} (whole blocks, inside this segment) read as zeros now. */
   void zeros(long from, long to) {
     for (long at = from; at < Math.min(to, end); at += BLOCK) {

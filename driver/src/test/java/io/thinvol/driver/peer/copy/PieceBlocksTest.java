@@ -20,7 +20,9 @@ import org.junit.jupiter.api.io.TempDir;
  * The record a whole copy takes from its pieces is the record a read of the finished image makes
  * ({@link BlockRecords#readAndSeal}), byte for byte past the seal: blocks of zeros inside a piece,
  * pieces across a segment's end, a segment no piece reached and holes at the end. A piece off the
- * 4096-byte blocks makes no record and leaves nothing behind.
+ * 4096-byte blocks makes no record and leaves nothing behind. The copy's digest, taken with the
+ * record ({@link RangeDigest#add(long, ByteBuffer, PieceBlocks)}, the blocks' checksums joined), is
+ * the digest taken over the pieces' bytes.
  */
 class PieceBlocksTest {
 
@@ -80,8 +82,11 @@ class PieceBlocksTest {
   }
 
   private interface Pieces {
-    void write(FileChannel out, PieceBlocks blocks) throws IOException;
+    void write(FileChannel out, Recorder blocks) throws IOException;
   }
+
+  /** The record and the digest of the pieces, taken with it and over their bytes. */
+  private record Recorder(PieceBlocks blocks, RangeDigest withBlocks, RangeDigest overBytes) {}
 
   /**
    * A new image of {@code SIZE} bytes written by {@code pieces}, recorded as they go, synced and
@@ -90,17 +95,19 @@ class PieceBlocksTest {
   private static boolean writeAndSeal(Path image, Pieces pieces) throws IOException {
     try (FileChannel out =
         FileChannel.open(image, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-      PieceBlocks blocks = PieceBlocks.of(image, SIZE);
-      pieces.write(out, blocks);
+      Recorder recorder =
+          new Recorder(PieceBlocks.of(image, SIZE), new RangeDigest(), new RangeDigest());
+      pieces.write(out, recorder);
       out.force(true);
       extend(image);
-      return blocks.seal(image);
+      assertThat(recorder.withBlocks().trailer()).isEqualTo(recorder.overBytes().trailer());
+      return recorder.blocks().seal(image);
     }
   }
 
   /** A piece of random bytes; {@code zerosAt} >= 0: 4096 zeros there inside it. */
   private static void put(
-      FileChannel out, PieceBlocks blocks, long offset, int length, Random random, int zerosAt)
+      FileChannel out, Recorder recorder, long offset, int length, Random random, int zerosAt)
       throws IOException {
     byte[] bytes = new byte[length];
     random.nextBytes(bytes);
@@ -108,7 +115,8 @@ class PieceBlocksTest {
       Arrays.fill(bytes, zerosAt, zerosAt + 4096, (byte) 0);
     }
     ByteBuffer piece = ByteBuffer.allocateDirect(length).put(bytes).flip();
-    blocks.add(offset, piece);
+    recorder.withBlocks().add(offset, piece, recorder.blocks());
+    recorder.overBytes().add(offset, piece);
     out.write(piece, offset);
   }
 
