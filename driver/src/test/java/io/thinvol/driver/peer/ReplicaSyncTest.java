@@ -48,25 +48,12 @@ class ReplicaSyncTest {
     String primary = cluster.csi("node-a").createVolume("data", 256 * MIB, EXT4, null);
     Path mount = cluster.volumes.stageAndPublish("node-a", primary);
     String first = DataFiles.writeRandom(mount.resolve("first.bin"), 24 * MIB);
-    try {
-      calls.enable("node-a", primary);
-    } catch (Exception e) {
-      System.out.println(
-          "DEBUGLOG " + Files.readString(cluster.nodes.dir("node-a").resolve("driver.log")));
-      throw e;
-    }
+    calls.enable("node-a", primary);
     cluster.sources.replication(ReplicaCalls.NAME, ReplicaCalls.UID, "data", primary, "node-b");
 
     // The first sync: a whole copy of the snapshot, taken while the pod writes on.
     String s1 = calls.snapshot(primary, 1);
-    CopyInResponse r1;
-    try {
-      r1 = calls.copyIn("node-b", "data-1", s1, null);
-    } catch (Exception e) {
-      System.out.println(
-          "DEBUGLOG " + Files.readString(cluster.nodes.dir("node-b").resolve("driver.log")));
-      throw e;
-    }
+    CopyInResponse r1 = calls.copyIn("node-b", "data-1", s1, null);
     assertThat(sameImage(r1.getVolumeId(), s1)).isTrue();
     assertThat(r1.getDeltaBytes()).isBetween(24 * MIB, 26 * MIB);
     assertThat(calls.synced("node-a", primary, s1, r1.getDeltaBytes())).isEmpty();
