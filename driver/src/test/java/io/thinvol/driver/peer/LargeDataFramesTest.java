@@ -95,7 +95,7 @@ class LargeDataFramesTest {
         .hasSize(PIECES)
         .allMatch(bytes -> bytes.equals(ByteString.copyFrom(piece)));
     List<Integer> lengths = new ArrayList<>();
-    for (ILoggingEvent event : frames.list) {
+    for (ILoggingEvent event : framesLogged()) {
       Matcher data = DATA_READ.matcher(event.getFormattedMessage());
       if (data.find()) {
         lengths.add(Integer.parseInt(data.group(1)));
@@ -111,6 +111,16 @@ class LargeDataFramesTest {
         .as("the DATA frames' lengths")
         .allMatch(length -> length <= LargeDataFrames.MAX_FRAME_SIZE)
         .anyMatch(length -> length > Http2CodecUtil.DEFAULT_MAX_FRAME_SIZE);
+  }
+
+  /**
+   * The frames logged so far. The channel's event loop may still log its closing frames: the
+   * appender adds under its own lock, so the copy is taken under it.
+   */
+  private List<ILoggingEvent> framesLogged() {
+    synchronized (frames) {
+      return new ArrayList<>(frames.list);
+    }
   }
 
   /** A PeerCopy that sends {@value #PIECES} pieces of {@code piece}'s bytes. */
