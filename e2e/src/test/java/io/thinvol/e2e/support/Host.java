@@ -48,7 +48,13 @@ public final class Host {
 
   /** Runs a command to its end; its output, or an {@link AssertionError} with its error output. */
   public static String run(Map<String, String> environment, List<String> command) {
-    Result result = exec(environment, command);
+    return succeeded(command, exec(environment, command));
+  }
+
+  /**
+   * The output of a command that ended well, or an {@link AssertionError} with its error output.
+   */
+  static String succeeded(List<String> command, Result result) {
     if (result.code() != 0) {
       throw new AssertionError(
           String.join(" ", command)

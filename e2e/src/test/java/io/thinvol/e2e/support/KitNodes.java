@@ -76,7 +76,7 @@ public final class KitNodes {
    * its loop devices are detached (as a reboot would), its Node object stays and turns NotReady.
    */
   public void powerOff(String node) {
-    kit(Map.of("DETACH_LOOPS", "1"), "stop-cluster.sh", "--node", requireNumber(node));
+    kit().run(Map.of("DETACH_LOOPS", "1"), "stop-cluster.sh", "--node", requireNumber(node));
   }
 
   /**
@@ -90,7 +90,8 @@ public final class KitNodes {
 
   /** Brings a stopped joined node back with its disks, and waits for it to be Ready. */
   public void powerOn(String node) {
-    kit(Map.of(), "add-node.sh", requireNumber(node));
+    String number = requireNumber(node);
+    kit().run(Map.of(), List.of("stop-cluster.sh", "--node", number), "add-node.sh", number);
     awaitReady(node);
   }
 
@@ -226,11 +227,8 @@ public final class KitNodes {
     }
   }
 
-  private void kit(Map<String, String> environment, String script, String... arguments) {
-    List<String> command = new ArrayList<>();
-    command.add(settings.kit().orElseThrow().resolve(script).toString());
-    command.addAll(List.of(arguments));
-    Host.run(environment, command);
+  private KitScripts kit() {
+    return new KitScripts(settings.kit().orElseThrow());
   }
 
   private Path stateDir(String number) {
