@@ -23,13 +23,12 @@ class CrdMissingTest extends UpgradeWithoutCrdsTest {
   }
 
   @Test
-  void backendsAndReclaimWorkTheMissingKindIsReportedAndMovesStartOnceItIsApplied()
-      throws Exception {
+  void backendsAndReclaimWorkTheMissingKindIsReportedAndMovesStartOnceItIsApplied() {
     assertThat(readyBackendDegradedForTheMissingCrds())
         .contains("CRD " + CRD + " is not installed")
         .contains("VolumeMoves and node evacuation, and VolumeReplications wait")
         .contains(install(CRD));
-    HttpResponse<String> readyz = readyz();
+    HttpResponse<String> readyz = get("/readyz");
     assertThat(readyz.statusCode()).isEqualTo(200);
     assertThat(readyz.body()).startsWith("ok; CRD " + CRD).contains(install(CRD)).endsWith("\n");
 
@@ -57,7 +56,7 @@ class CrdMissingTest extends UpgradeWithoutCrdsTest {
         () -> moves().stream().anyMatch(m -> m.getMetadata().getName().equals("evacuate-pv-a")));
     aMoveOfNoClaimFails("nothing");
     await("Degraded no more", () -> degradedFor("AllNodesReady"));
-    assertThat(readyz().body()).isEqualTo("ok\n");
+    assertThat(get("/readyz").body()).isEqualTo("ok\n");
   }
 
   private List<VolumeMove> moves() {

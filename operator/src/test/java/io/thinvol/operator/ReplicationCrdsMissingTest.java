@@ -22,7 +22,7 @@ class ReplicationCrdsMissingTest extends UpgradeWithoutCrdsTest {
   }
 
   @Test
-  void movesAndReclaimWorkAndReplicationsStartOnceBothCrdsAreApplied() throws Exception {
+  void movesAndReclaimWorkAndReplicationsStartOnceBothCrdsAreApplied() {
     String degraded = readyBackendDegradedForTheMissingCrds();
     for (String crd : missingCrds()) {
       assertThat(degraded)
@@ -30,7 +30,7 @@ class ReplicationCrdsMissingTest extends UpgradeWithoutCrdsTest {
           .contains(install(crd));
     }
     assertThat(degraded).doesNotContain("VolumeMoves and node evacuation");
-    assertThat(readyz().body()).startsWith("ok; CRD ").contains(install(REPLICATIONS));
+    assertThat(get("/readyz").body()).startsWith("ok; CRD ").contains(install(REPLICATIONS));
 
     reclaimSucceeds();
     cluster.namespace(APPS);
@@ -52,6 +52,6 @@ class ReplicationCrdsMissingTest extends UpgradeWithoutCrdsTest {
                   .anyMatch(c -> c.getType().equals("Validated") && c.getStatus().equals("False"));
         });
     await("Degraded no more", () -> degradedFor("AllNodesReady"));
-    assertThat(readyz().body()).isEqualTo("ok\n");
+    assertThat(get("/readyz").body()).isEqualTo("ok\n");
   }
 }

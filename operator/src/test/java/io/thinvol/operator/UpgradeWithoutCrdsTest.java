@@ -25,11 +25,6 @@ import io.thinvol.testing.DescribedEvents;
 import io.thinvol.testing.PlayedControllers;
 import io.thinvol.testing.RepoFiles;
 import io.thinvol.testing.TestCluster;
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -180,14 +175,5 @@ abstract class UpgradeWithoutCrdsTest extends MockClusterTest {
   /** The command the operator's messages give to install {@code crd}. */
   static String install(String crd) {
     return "kubectl apply -f charts/thinvol/crds/" + crd + "-v1.yml";
-  }
-
-  HttpResponse<String> readyz() throws IOException, InterruptedException {
-    return HttpClient.newHttpClient()
-        .send(
-            HttpRequest.newBuilder(
-                    URI.create("http://127.0.0.1:" + operator.healthPort() + "/readyz"))
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
   }
 }

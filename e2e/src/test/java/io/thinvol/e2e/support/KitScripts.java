@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
  */
 final class KitScripts {
 
-  static final Pattern SANDBOX_CHECK = Pattern.compile("the sandbox image \\S+ is not in");
+  private static final Pattern SANDBOX_CHECK = Pattern.compile("the sandbox image \\S+ is not in");
 
   private final Path kit;
 
